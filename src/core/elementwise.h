@@ -1,0 +1,169 @@
+// The elementwise engine: one output and N inputs over a broadcast shape, any strides, any mix of
+// the ten compute dtypes. At plan time the shapes are broadcast (zero strides), dimensions are
+// merged where all operands allow it, and the compute type T is fixed. At run time each merged
+// row is processed in chunks: an operand already of type T with unit or zero stride is used in
+// place, any other is converted into a small buffer first (the one place where "cast to the
+// compute dtype" and "make contiguous" are written). The functor sees plain T values, so an
+// elementwise op is a functor and a registry line.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/convert.h"
+#include "core/executor.h"
+#include "core/meta.h"
+
+namespace pacl {
+
+// NumPy broadcasting of two shapes; throws InvalidArgument naming both arguments on mismatch.
+Dims broadcast_shapes(const Dims& a, const char* a_name, const Dims& b, const char* b_name);
+
+// Strides of `t` viewed with shape `shape` (right-aligned; broadcast dims get stride 0).
+Dims broadcast_strides(const aclTensor& t, const Dims& shape);
+
+// Merged iteration space: shape[d] and, per operand k, stride[k][d] in elements (innermost last).
+struct Geometry {
+  Dims shape;
+  std::vector<Dims> strides;
+  int64_t numel() const;
+};
+
+// Drops size-1 dims and merges adjacent dims that are contiguous with each other in every operand.
+Geometry merge_dims(const Dims& shape, std::vector<Dims> strides);
+
+// Where an operand's data comes from at run time: a bound tensor slot, or a constant held by the
+// kernel (a scalar argument already converted to the compute type).
+struct OperandSource {
+  int slot = -1;     // index into Kernel::run's data array; -1 for the constant
+  DType dtype = DType::kFloat;
+};
+
+namespace detail {
+
+inline constexpr int64_t kChunk = 512;
+
+template <typename T, typename F, size_t N, size_t... I>
+inline void apply_chunk(const F& f, T* __restrict out, const std::array<const T*, N>& in, unsigned zero_mask,
+                        int64_t n, std::index_sequence<I...>) {
+  // zero_mask bit k: input k has stride 0 (a broadcast value). The common masks get loops the
+  // compiler vectorizes; the rest share one generic loop.
+  if (zero_mask == 0) {
+    for (int64_t i = 0; i < n; ++i) out[i] = f(in[I][i]...);
+  } else if (N == 2 && zero_mask == 2) {
+    const T b = in[1][0];
+    const T* __restrict a = in[0];
+    for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b);
+  } else if (N == 2 && zero_mask == 1) {
+    const T a = in[0][0];
+    const T* __restrict b = in[N - 1];
+    for (int64_t i = 0; i < n; ++i) out[i] = f(a, b[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = f(in[I][((zero_mask >> I) & 1u) ? 0 : i]...);
+  }
+}
+
+}  // namespace detail
+
+// Elementwise kernel over compute type T (float, double, bool or an integer type), functor F with
+// `T operator()(T...) const` taking N inputs.
+template <typename T, typename F, size_t N>
+class ElementwiseKernel final : public Kernel {
+ public:
+  ElementwiseKernel(std::string name, F f, Geometry g, int out_slot, DType out_dtype,
+                    std::array<OperandSource, N> in, std::array<T, N> constants)
+      : name_(std::move(name)), f_(f), g_(std::move(g)), out_slot_(out_slot), out_dtype_(out_dtype), in_(in),
+        constants_(constants) {}
+
+  std::string name() const override { return name_; }
+
+  void run(void* const* data, void* /*workspace*/) const override {
+    const size_t nd = g_.shape.size();
+    const int64_t inner = nd ? g_.shape[nd - 1] : 1;
+    int64_t rows = 1;
+    for (size_t d = 0; d + 1 < nd; ++d) rows *= g_.shape[d];
+    std::array<char*, N + 1> base{};
+    std::array<int64_t, N + 1> esize{}, inner_stride{};
+    base[0] = static_cast<char*>(data[out_slot_]);
+    esize[0] = static_cast<int64_t>(dtype_size(out_dtype_));
+    for (size_t k = 0; k < N; ++k) {
+      base[k + 1] = in_[k].slot < 0 ? reinterpret_cast<char*>(const_cast<T*>(&constants_[k]))
+                                    : static_cast<char*>(data[in_[k].slot]);
+      esize[k + 1] = in_[k].slot < 0 ? 0 : static_cast<int64_t>(dtype_size(in_[k].dtype));
+    }
+    for (size_t k = 0; k <= N; ++k) inner_stride[k] = nd ? g_.strides[k][nd - 1] : 0;
+    std::vector<int64_t> idx(nd > 0 ? nd - 1 : 0, 0);
+    std::array<int64_t, N + 1> off{};  // byte offsets of the current row
+    for (int64_t r = 0; r < rows; ++r) {
+      std::array<char*, N + 1> p;
+      for (size_t k = 0; k <= N; ++k) p[k] = base[k] + off[k];
+      run_row(p, inner_stride, inner);
+      // Advance the row counter (odometer over the outer dims).
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < g_.shape[d]) {
+          for (size_t k = 0; k <= N; ++k) off[k] += g_.strides[k][d] * esize[k];
+          break;
+        }
+        for (size_t k = 0; k <= N; ++k) off[k] -= g_.strides[k][d] * esize[k] * (g_.shape[d] - 1);
+        idx[d] = 0;
+      }
+    }
+  }
+
+ private:
+  void run_row(const std::array<char*, N + 1>& p, const std::array<int64_t, N + 1>& stride, int64_t n) const {
+    constexpr DType kT = dtype_of<T>();
+    const bool out_direct = out_dtype_ == kT && stride[0] == 1;
+    std::array<bool, N> in_direct{};
+    unsigned zero_mask = 0;
+    for (size_t k = 0; k < N; ++k) {
+      const bool constant = in_[k].slot < 0;
+      const DType dt = constant ? kT : in_[k].dtype;
+      in_direct[k] = dt == kT && (stride[k + 1] == 0 || stride[k + 1] == 1);
+      if (stride[k + 1] == 0) zero_mask |= 1u << k;
+    }
+    alignas(64) T out_buf[detail::kChunk];
+    alignas(64) T in_buf[N][detail::kChunk];
+    for (int64_t c = 0; c < n; c += detail::kChunk) {
+      const int64_t m = std::min<int64_t>(detail::kChunk, n - c);
+      std::array<const T*, N> in;
+      unsigned mask = 0;
+      for (size_t k = 0; k < N; ++k) {
+        const int64_t s = stride[k + 1];
+        const DType dt = in_[k].slot < 0 ? kT : in_[k].dtype;
+        const int64_t es = in_[k].slot < 0 ? static_cast<int64_t>(sizeof(T)) : static_cast<int64_t>(dtype_size(dt));
+        const char* src = p[k + 1] + c * s * es;
+        if (in_direct[k]) {
+          in[k] = reinterpret_cast<const T*>(src);
+          if ((zero_mask >> k) & 1u) mask |= 1u << k;
+        } else if ((zero_mask >> k) & 1u) {
+          convert_strided(kT, in_buf[k], 1, dt, src, 0, 1);
+          in[k] = in_buf[k];
+          mask |= 1u << k;
+        } else {
+          convert_strided(kT, in_buf[k], 1, dt, src, s, m);
+          in[k] = in_buf[k];
+        }
+      }
+      const int64_t os = static_cast<int64_t>(dtype_size(out_dtype_));
+      char* dst = p[0] + c * stride[0] * os;
+      T* out = out_direct ? reinterpret_cast<T*>(dst) : out_buf;
+      detail::apply_chunk<T>(f_, out, in, mask, m, std::make_index_sequence<N>{});
+      if (!out_direct) convert_strided(out_dtype_, dst, stride[0], kT, out_buf, 1, m);
+    }
+  }
+
+  std::string name_;
+  F f_;
+  Geometry g_;
+  int out_slot_;
+  DType out_dtype_;
+  std::array<OperandSource, N> in_;
+  std::array<T, N> constants_;
+};
+
+}  // namespace pacl

@@ -1,0 +1,246 @@
+#include "core/executor.h"
+
+#include <cstring>
+
+#include "aclnn/acl_meta.h"
+#include "core/phase.h"
+#include "core/registry_live.h"
+#include "runtime/runtime.h"
+
+namespace pacl {
+
+const aclTensor& OpBuilder::add(const aclTensor* t, const char* name, bool is_output) {
+  const aclTensor& ref = live(t, name);
+  e_.slots.push_back(TensorSlot{const_cast<aclTensor*>(t), name, is_output, ref.view, ref.strides, ref.offset, ref.dtype});
+  return ref;
+}
+
+const aclTensor& OpBuilder::input(const aclTensor* t, const char* name) { return add(t, name, false); }
+const aclTensor& OpBuilder::output(const aclTensor* t, const char* name) { return add(t, name, true); }
+const aclScalar& OpBuilder::scalar(const aclScalar* s, const char* name) { return live(s, name); }
+const aclIntArray& OpBuilder::int_array(const aclIntArray* a, const char* name) { return live(a, name); }
+
+int OpBuilder::slot_of(const aclTensor& t) const {
+  for (size_t i = 0; i < e_.slots.size(); ++i)
+    if (e_.slots[i].tensor == &t) return static_cast<int>(i);
+  return -1;
+}
+
+void OpBuilder::set_kernel(std::shared_ptr<const Kernel> k, uint64_t workspace_bytes) {
+  e_.kernel = std::move(k);
+  e_.workspace_size = workspace_bytes;
+}
+
+aclOpExecutor* publish_executor(std::unique_ptr<aclOpExecutor> e) {
+  aclOpExecutor* raw = e.release();
+  LiveObjects::get().add(raw, Magic::kExecutor);
+  return raw;
+}
+
+aclOpExecutor& live_executor(aclOpExecutor* ex, int null_code) {
+  if (!ex) throw Error(null_code, kAclInvalidParam, "argument 'executor' is null");
+  if (LiveObjects::get().kind_of(ex) != Magic::kExecutor)
+    invalid("executor {} is not live: a non-repeatable executor is consumed by its phase-2 call, and "
+            "aclDestroyAclOpExecutor frees a repeatable one; run phase 1 again to get a new executor",
+            static_cast<const void*>(ex));
+  return *ex;
+}
+
+void destroy_executor(aclOpExecutor* ex) {
+  if (LiveObjects::get().remove(ex, Magic::kExecutor)) delete ex;
+}
+
+namespace {
+
+// Resolves and checks the data address of one bound tensor at phase 2.
+void* resolve(const OpInfo& op, const TensorSlot& s) {
+  if (LiveObjects::get().kind_of(s.tensor) != Magic::kTensor)
+    invalid("tensor '{}' of aclnn{} was destroyed between phase 1 and phase 2", s.name, op.name);
+  const aclTensor& t = *s.tensor;
+  if (t.view != s.view || t.strides != s.strides || t.offset != s.offset || t.dtype != s.dtype) {
+    aclTensor planned;
+    planned.view = s.view;
+    planned.strides = s.strides;
+    planned.offset = s.offset;
+    planned.dtype = s.dtype;
+    invalid("tensor '{}' changed since phase 1 (planned as {}, now {}): run aclnn{}GetWorkspaceSize again", s.name,
+            planned.describe(), t.describe(), op.name);
+  }
+  if (t.numel() == 0) return t.first();
+  if (!t.data) invalid("tensor '{}' ({}) has no data address", s.name, t.describe());
+  int64_t lo, hi;
+  t.byte_extent(&lo, &hi);
+  const char* base = static_cast<const char*>(t.data);
+  Allocation a;
+  const int dev = Runtime::get().device_of(base + lo, &a);
+  if (dev == Runtime::kFreedDeviceMemory)
+    invalid("tensor '{}' ({}) points into device memory that was already freed (aclrtFree)", s.name, t.describe());
+  if (dev < 0) {
+    const bool host = Runtime::get().is_host_registered(base + lo);
+    invalid("tensor '{}' ({}) address {} is {}, not device memory: copy the data to memory from aclrtMalloc first",
+            s.name, t.describe(), static_cast<const void*>(base + lo),
+            host ? "host memory from aclrtMallocHost" : "host memory");
+  }
+  const auto end = reinterpret_cast<uintptr_t>(base + hi);
+  if (end > a.base + a.usable)
+    invalid("tensor '{}' ({}) spans {} bytes from {} and overruns its device allocation of {} bytes at {:#x}", s.name,
+            t.describe(), hi - lo, static_cast<const void*>(base + lo), a.requested, a.base);
+  return t.first();
+}
+
+void check_workspace(const aclOpExecutor& e, void* workspace, uint64_t size) {
+  const uint64_t need = e.workspace_size;
+  if (need == 0) return;
+  if (!workspace)
+    throw NullArgument(fmt::format("workspace is null but phase 1 booked {} bytes: allocate workspaceSize bytes with "
+                                   "aclrtMalloc and pass them",
+                                   need));
+  if (size < need)
+    invalid("workspaceSize {} is smaller than the {} bytes phase 1 returned", size, need);
+  Allocation a;
+  const int dev = Runtime::get().device_of(workspace, &a);
+  if (dev == Runtime::kFreedDeviceMemory) invalid("workspace {} was already freed (aclrtFree)", workspace);
+  if (dev < 0) invalid("workspace {} is not device memory (allocate it with aclrtMalloc)", workspace);
+  if (reinterpret_cast<uintptr_t>(workspace) + need > a.base + a.usable)
+    invalid("workspace {} holds only {} bytes up to the end of its allocation, phase 1 booked {}", workspace,
+            a.base + a.usable - reinterpret_cast<uintptr_t>(workspace), need);
+}
+
+}  // namespace
+
+int32_t run_phase2(const OpInfo& op, const char* api, void* workspace, uint64_t workspaceSize,
+                   aclOpExecutor* executor, void* stream) noexcept {
+  return c_call(ApiFamily::kAclnn, api, [&] {
+    aclOpExecutor& e = live_executor(executor, kAclnnNullptr);
+    // A non-repeatable executor is consumed by this call, whatever its outcome.
+    struct Consume {
+      aclOpExecutor* e;
+      ~Consume() {
+        if (e && !e->repeatable) destroy_executor(e);
+      }
+    } consume{&e};
+    if (e.op != &op)
+      invalid("executor was planned by aclnn{}GetWorkspaceSize and cannot be run by aclnn{}", e.op->name, op.name);
+    check_workspace(e, workspace, workspaceSize);
+    Stream& s = Runtime::get().stream(stream);
+    ++e.runs;
+    if (!e.kernel) return;
+    struct Launch {
+      std::shared_ptr<const Kernel> kernel;
+      void* workspace;
+      std::vector<void*> data;
+    };
+    auto launch = std::make_shared<Launch>();
+    launch->kernel = e.kernel;
+    launch->workspace = e.workspace_size ? workspace : nullptr;
+    launch->data.reserve(e.slots.size());
+    for (const TensorSlot& slot : e.slots) launch->data.push_back(resolve(op, slot));
+    s.enqueue([launch] { launch->kernel->run(launch->data.data(), launch->workspace); });
+  });
+}
+
+}  // namespace pacl
+
+// ---- executor C API -----------------------------------------------------------------------------
+
+namespace {
+
+using pacl::nn_call;
+
+// Sets the storage address of `tensor`, which must be one of the executor's bound tensors.
+void rebind(const char* api_kind, aclOpExecutor* executor, size_t index, aclTensor* tensor, void* addr,
+            bool inputs, bool outputs) {
+  aclOpExecutor& e = pacl::live_executor(executor, pacl::kAclnnInnerNullptr);
+  if (!tensor) throw pacl::Error(pacl::kAclnnInnerNullptr, pacl::kAclInvalidParam, "argument 'tensor' is null");
+  size_t count = 0;
+  bool found = false;
+  for (const pacl::TensorSlot& s : e.slots) {
+    const bool eligible = s.is_output ? outputs : inputs;
+    if (eligible) ++count;
+    if (s.tensor == tensor) found = true;
+  }
+  if (index >= count)
+    pacl::invalid("{} index {} is out of range: the aclnn{} executor has {} such tensors", api_kind, index, e.op->name,
+                  count);
+  if (!found)
+    pacl::invalid("tensor {} is not bound to this aclnn{} executor; rebinding it would not change what runs",
+                  static_cast<const void*>(tensor), e.op->name);
+  tensor->data = addr;
+}
+
+void rebind_dynamic(aclOpExecutor* executor, size_t relativeIndex, aclTensorList* tensors, void* addr) {
+  pacl::live_executor(executor, pacl::kAclnnInnerNullptr);
+  if (!tensors) throw pacl::Error(pacl::kAclnnInnerNullptr, pacl::kAclInvalidParam, "argument 'tensors' is null");
+  const aclTensorList& l = pacl::live(tensors, "tensors");
+  if (relativeIndex >= l.items.size())
+    pacl::invalid("relativeIndex {} is out of range for a tensor list of {}", relativeIndex, l.items.size());
+  if (!l.items[relativeIndex]) pacl::invalid("tensor list element {} is null", relativeIndex);
+  l.items[relativeIndex]->data = addr;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
+  return nn_call("aclSetAclOpExecutorRepeatable", [&] {
+    aclOpExecutor& e = pacl::live_executor(executor, pacl::kAclnnInnerNullptr);
+    if (e.runs > 0) throw pacl::Error(pacl::kAclnnInner, pacl::kAclInvalidParam,
+                                      "the executor has already run; call this right after phase 1");
+    e.repeatable = true;
+  });
+}
+
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+  return nn_call("aclDestroyAclOpExecutor", [&] {
+    if (!executor) return;
+    pacl::live_executor(executor, pacl::kAclnnInnerNullptr);
+    pacl::destroy_executor(executor);
+  });
+}
+
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+  return nn_call("aclSetInputTensorAddr", [&] { rebind("input", executor, index, tensor, addr, true, false); });
+}
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+  return nn_call("aclSetOutputTensorAddr", [&] { rebind("output", executor, index, tensor, addr, false, true); });
+}
+aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+  return nn_call("aclSetTensorAddr", [&] { rebind("tensor", executor, index, tensor, addr, true, true); });
+}
+aclnnStatus aclSetDynamicInputTensorAddr(aclOpExecutor* executor, size_t, const size_t relativeIndex,
+                                         aclTensorList* tensors, void* addr) {
+  return nn_call("aclSetDynamicInputTensorAddr", [&] { rebind_dynamic(executor, relativeIndex, tensors, addr); });
+}
+aclnnStatus aclSetDynamicOutputTensorAddr(aclOpExecutor* executor, size_t, const size_t relativeIndex,
+                                          aclTensorList* tensors, void* addr) {
+  return nn_call("aclSetDynamicOutputTensorAddr", [&] { rebind_dynamic(executor, relativeIndex, tensors, addr); });
+}
+aclnnStatus aclSetDynamicTensorAddr(aclOpExecutor* executor, size_t, const size_t relativeIndex,
+                                    aclTensorList* tensors, void* addr) {
+  return nn_call("aclSetDynamicTensorAddr", [&] { rebind_dynamic(executor, relativeIndex, tensors, addr); });
+}
+
+aclnnStatus AclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+  return aclSetInputTensorAddr(executor, index, tensor, addr);
+}
+aclnnStatus AclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+  return aclSetOutputTensorAddr(executor, index, tensor, addr);
+}
+aclnnStatus AclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+  return aclSetTensorAddr(executor, index, tensor, addr);
+}
+aclnnStatus AclSetDynamicInputTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
+                                         aclTensorList* tensors, void* addr) {
+  return aclSetDynamicInputTensorAddr(executor, irIndex, relativeIndex, tensors, addr);
+}
+aclnnStatus AclSetDynamicOutputTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
+                                          aclTensorList* tensors, void* addr) {
+  return aclSetDynamicOutputTensorAddr(executor, irIndex, relativeIndex, tensors, addr);
+}
+aclnnStatus AclSetDynamicTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
+                                    aclTensorList* tensors, void* addr) {
+  return aclSetDynamicTensorAddr(executor, irIndex, relativeIndex, tensors, addr);
+}
+
+}  // extern "C"

@@ -1,0 +1,30 @@
+#include "ops/elementwise_op.h"
+
+namespace pacl {
+
+void check_dtype_supported(const OpInfo& op, const char* arg, DType t) {
+  if (is_compute_dtype(t)) return;
+  if (is_complex(t))
+    unsupported("{} dtype {} is not supported by pacl's aclnn{} yet; supported: float32, float16, bfloat16, float64, "
+                "int64, int32, int16, int8, uint8, bool",
+                arg, dtype_name(t), op.name);
+  invalid("{} dtype {} is not supported by aclnn{}; supported: float32, float16, bfloat16, float64, int64, int32, "
+          "int16, int8, uint8, bool",
+          arg, dtype_name(t), op.name);
+}
+
+void check_rank(const aclTensor& t, const char* arg, int64_t max_rank) {
+  if (t.dim() > max_rank) invalid("{} has {} dims ({}); at most {} are supported", arg, t.dim(), t.describe(), max_rank);
+}
+
+void check_shape_equals(const aclTensor& t, const char* arg, const Dims& expected) {
+  if (t.view != expected)
+    invalid("{} has shape {}, expected the broadcast shape {}", arg, dims_str(t.view), dims_str(expected));
+}
+
+void check_can_cast(DType from, const aclTensor& to, const char* to_name) {
+  if (!can_cast(from, to.dtype))
+    invalid("the result dtype {} cannot be cast to the dtype {} of {}", dtype_name(from), dtype_name(to.dtype), to_name);
+}
+
+}  // namespace pacl
