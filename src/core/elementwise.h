@@ -54,17 +54,23 @@ inline void apply_chunk(const F& f, T* __restrict out, const std::array<const T*
   // compiler vectorizes; the rest share one generic loop.
   if (zero_mask == 0) {
     for (int64_t i = 0; i < n; ++i) out[i] = f(in[I][i]...);
-  } else if (N == 2 && zero_mask == 2) {
-    const T b = in[1][0];
-    const T* __restrict a = in[0];
-    for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b);
-  } else if (N == 2 && zero_mask == 1) {
-    const T a = in[0][0];
-    const T* __restrict b = in[N - 1];
-    for (int64_t i = 0; i < n; ++i) out[i] = f(a, b[i]);
-  } else {
-    for (int64_t i = 0; i < n; ++i) out[i] = f(in[I][((zero_mask >> I) & 1u) ? 0 : i]...);
+    return;
   }
+  if constexpr (N == 2) {
+    if (zero_mask == 2) {
+      const T b = in[1][0];
+      const T* __restrict a = in[0];
+      for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b);
+      return;
+    }
+    if (zero_mask == 1) {
+      const T a = in[0][0];
+      const T* __restrict b = in[1];
+      for (int64_t i = 0; i < n; ++i) out[i] = f(a, b[i]);
+      return;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) out[i] = f(in[I][((zero_mask >> I) & 1u) ? 0 : i]...);
 }
 
 }  // namespace detail

@@ -13,6 +13,22 @@ void check_dtype_supported(const OpInfo& op, const char* arg, DType t) {
           arg, dtype_name(t), op.name);
 }
 
+std::string mask_names(DTypeMask m) {
+  std::string s;
+  for (int i = 0; i < 64; ++i)
+    if ((m >> i) & 1u) {
+      if (!s.empty()) s += ", ";
+      s += dtype_name(static_cast<DType>(i));
+    }
+  return s;
+}
+
+void check_dtype_in(const OpInfo& op, const char* arg, DType t, DTypeMask allowed) {
+  if (in_mask(allowed, t)) return;
+  if (is_complex(t)) unsupported("{} dtype {} is not supported by pacl's aclnn{} yet; supported: {}", arg, dtype_name(t), op.name, mask_names(allowed));
+  invalid("{} dtype {} is not supported by aclnn{}; supported: {}", arg, dtype_name(t), op.name, mask_names(allowed));
+}
+
 void check_rank(const aclTensor& t, const char* arg, int64_t max_rank) {
   if (t.dim() > max_rank) invalid("{} has {} dims ({}); at most {} are supported", arg, t.dim(), t.describe(), max_rank);
 }

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <cstring>
+#include <initializer_list>
+#include <stdexcept>
 #include <string>
 
 #include "core/elementwise.h"
@@ -13,6 +16,26 @@
 namespace pacl {
 
 inline constexpr int64_t kMaxElementwiseRank = 8;  // CANN's limit for elementwise ops
+
+// A set of dtypes as a bit mask (bit = aclDataType value).
+using DTypeMask = uint64_t;
+constexpr DTypeMask dtype_mask(std::initializer_list<DType> ts) {
+  DTypeMask m = 0;
+  for (DType t : ts) m |= DTypeMask{1} << static_cast<int>(t);
+  return m;
+}
+inline bool in_mask(DTypeMask m, DType t) {
+  return static_cast<int>(t) >= 0 && static_cast<int>(t) < 64 && ((m >> static_cast<int>(t)) & 1u);
+}
+std::string mask_names(DTypeMask m);  // "float32, float16, ..."
+inline constexpr DTypeMask kFloatingTypes = dtype_mask({DType::kFloat, DType::kFloat16, DType::kBFloat16, DType::kDouble});
+inline constexpr DTypeMask kIntegralTypes =
+    dtype_mask({DType::kInt8, DType::kInt16, DType::kInt32, DType::kInt64, DType::kUInt8});
+inline constexpr DTypeMask kNumericTypes = kFloatingTypes | kIntegralTypes;
+inline constexpr DTypeMask kAllTypes = kNumericTypes | dtype_mask({DType::kBool});
+
+// Throws unless t is in `allowed` (the op's dtype support list).
+void check_dtype_in(const OpInfo& op, const char* arg, DType t, DTypeMask allowed);
 
 // The ten dtypes CANN's elementwise ops accept (complex is "not supported here" in pacl).
 void check_dtype_supported(const OpInfo& op, const char* arg, DType t);
@@ -42,11 +65,27 @@ struct EwInput {
   const aclScalar* scalar = nullptr;
 };
 
-// Calls f(type_tag<T>{}) for the arithmetic type of compute dtype t.
-template <typename F>
+// Which arithmetic types a kernel is instantiated for (keeps builds small: a float-only op does
+// not compile integer kernels).
+enum class TypeSet { kAll, kFloating, kNumeric };  // kNumeric: all but bool
+
+// Calls f(type_tag<T>{}) for the arithmetic type of compute dtype t (restricted to `Set`).
+template <TypeSet Set = TypeSet::kAll, typename F>
 decltype(auto) visit_arithmetic(DType t, F&& f) {
+  if constexpr (Set == TypeSet::kFloating) {
+    switch (arithmetic_dtype(t)) {
+      case DType::kFloat: return f(type_tag<float>{});
+      case DType::kDouble: return f(type_tag<double>{});
+      default: throw std::logic_error("visit_arithmetic: not a floating compute dtype");
+    }
+  }
+  if constexpr (Set == TypeSet::kNumeric) {
+    if (t == DType::kBool) throw std::logic_error("visit_arithmetic: bool is not numeric");
+  }
   switch (arithmetic_dtype(t)) {
-    case DType::kBool: return f(type_tag<bool>{});
+    case DType::kBool:
+      if constexpr (Set == TypeSet::kAll) return f(type_tag<bool>{});
+      break;
     case DType::kUInt8: return f(type_tag<uint8_t>{});
     case DType::kInt8: return f(type_tag<int8_t>{});
     case DType::kInt16: return f(type_tag<int16_t>{});
@@ -62,14 +101,14 @@ decltype(auto) visit_arithmetic(DType t, F&& f) {
 // Plans `out = f(inputs...)` over the broadcast of the inputs, computed in `compute` (its
 // arithmetic type T); scalars are rounded to `compute` first, then widened to T (PyTorch's order).
 // make_functor(type_tag<T>) returns the functor for T.
-template <size_t N, typename MakeFunctor>
+template <size_t N, TypeSet Set = TypeSet::kAll, typename MakeFunctor>
 void plan_elementwise(OpBuilder& b, const std::string& name, DType compute, const aclTensor& out,
                       std::array<EwInput, N> inputs, MakeFunctor&& make_functor) {
   if (out.numel() == 0) {
     b.set_kernel(nullptr);
     return;
   }
-  visit_arithmetic(compute, [&](auto tag) {
+  visit_arithmetic<Set>(compute, [&](auto tag) {
     using T = typename decltype(tag)::type;
     std::vector<Dims> strides;
     strides.push_back(out.strides);
@@ -101,6 +140,50 @@ void plan_elementwise(OpBuilder& b, const std::string& name, DType compute, cons
     b.set_kernel(std::make_shared<ElementwiseKernel<T, decltype(f), N>>(kname, f, std::move(g), b.slot_of(out),
                                                                        out.dtype, src, constants));
   });
+}
+
+// ---- unary ops ------------------------------------------------------------------------------------
+
+// How a unary op chooses its compute dtype from self's dtype.
+enum class UnaryResult {
+  kSame,      // compute in self's dtype (Abs, Neg, Relu...)
+  kFloating,  // integer and bool inputs compute in float32 (Exp, Sin, Sigmoid...)
+};
+
+struct UnarySpec {
+  DTypeMask allowed;  // dtypes accepted for self (and for out)
+  UnaryResult result;
+  bool out_same_dtype = false;  // out's dtype must equal self's (else: castable from the result)
+};
+
+// Checks and plans out = F<T>{params...}(self) for a unary op; in-place when out == self.
+// F is instantiated only for the arithmetic types the spec can reach.
+template <template <typename> class F, const UnarySpec& spec, typename... Params>
+void plan_unary(OpBuilder& b, const aclTensor* self_arg, const aclTensor* out_arg, bool inplace, Params... params) {
+  const char* self_name = inplace ? "selfRef" : "self";
+  const aclTensor& self = inplace ? b.inout(self_arg, self_name) : b.input(self_arg, self_name);
+  const aclTensor& out = inplace ? self : b.output(out_arg, "out");
+  const char* out_name = inplace ? self_name : "out";
+  check_dtype_in(b.op(), self_name, self.dtype, spec.allowed);
+  check_dtype_supported(b.op(), out_name, out.dtype);
+  DType compute = self.dtype;
+  if (spec.result == UnaryResult::kFloating && !is_floating(self.dtype)) compute = DType::kFloat;
+  if (spec.out_same_dtype && out.dtype != self.dtype)
+    invalid("{} dtype {} must equal {} dtype {}", out_name, dtype_name(out.dtype), self_name, dtype_name(self.dtype));
+  check_can_cast(compute, out, out_name);
+  check_rank(self, self_name);
+  check_shape_equals(out, out_name, self.view);
+  std::array<EwInput, 1> in{EwInput{&self, nullptr}};
+  const std::string name = std::string("elementwise.") + b.op().name;
+  auto make = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return F<T>{static_cast<T>(params)...};
+  };
+  constexpr TypeSet set = (spec.result == UnaryResult::kFloating || (spec.allowed & ~kFloatingTypes) == 0)
+                             ? TypeSet::kFloating
+                         : (spec.allowed >> static_cast<int>(DType::kBool)) & 1u ? TypeSet::kAll
+                                                                                  : TypeSet::kNumeric;
+  plan_elementwise<1, set>(b, name, compute, out, in, make);
 }
 
 }  // namespace pacl
