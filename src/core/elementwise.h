@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -47,8 +48,14 @@ namespace detail {
 
 inline constexpr int64_t kChunk = 512;
 
-template <typename T, typename F, size_t N, size_t... I>
-inline void apply_chunk(const F& f, T* __restrict out, const std::array<const T*, N>& in, unsigned zero_mask,
+// The type f returns when called with N values of type T.
+template <typename F, typename T, size_t... I>
+auto result_of_n(std::index_sequence<I...>) -> decltype(std::declval<const F&>()((void(I), std::declval<T>())...));
+template <typename F, typename T, size_t N>
+using result_t = decltype(result_of_n<F, T>(std::make_index_sequence<N>{}));
+
+template <typename T, typename R, typename F, size_t N, size_t... I>
+inline void apply_chunk(const F& f, R* __restrict out, const std::array<const T*, N>& in, unsigned zero_mask,
                         int64_t n, std::index_sequence<I...>) {
   // zero_mask bit k: input k has stride 0 (a broadcast value). The common masks get loops the
   // compiler vectorizes; the rest share one generic loop.
@@ -76,7 +83,7 @@ inline void apply_chunk(const F& f, T* __restrict out, const std::array<const T*
 }  // namespace detail
 
 // Elementwise kernel over compute type T (float, double, bool or an integer type), functor F with
-// `T operator()(T...) const` taking N inputs.
+// `R operator()(T...) const` taking N inputs; R is T, or bool for predicates.
 template <typename T, typename F, size_t N>
 class ElementwiseKernel final : public Kernel {
  public:
@@ -121,9 +128,12 @@ class ElementwiseKernel final : public Kernel {
   }
 
  private:
+  using R = detail::result_t<F, T, N>;
+
   void run_row(const std::array<char*, N + 1>& p, const std::array<int64_t, N + 1>& stride, int64_t n) const {
     constexpr DType kT = dtype_of<T>();
-    const bool out_direct = out_dtype_ == kT && stride[0] == 1;
+    constexpr DType kR = dtype_of<R>();
+    const bool out_direct = out_dtype_ == kR && stride[0] == 1;
     std::array<bool, N> in_direct{};
     unsigned zero_mask = 0;
     for (size_t k = 0; k < N; ++k) {
@@ -132,7 +142,7 @@ class ElementwiseKernel final : public Kernel {
       in_direct[k] = dt == kT && (stride[k + 1] == 0 || stride[k + 1] == 1);
       if (stride[k + 1] == 0) zero_mask |= 1u << k;
     }
-    alignas(64) T out_buf[detail::kChunk];
+    alignas(64) R out_buf[detail::kChunk];
     alignas(64) T in_buf[N][detail::kChunk];
     for (int64_t c = 0; c < n; c += detail::kChunk) {
       const int64_t m = std::min<int64_t>(detail::kChunk, n - c);
@@ -157,9 +167,9 @@ class ElementwiseKernel final : public Kernel {
       }
       const int64_t os = static_cast<int64_t>(dtype_size(out_dtype_));
       char* dst = p[0] + c * stride[0] * os;
-      T* out = out_direct ? reinterpret_cast<T*>(dst) : out_buf;
-      detail::apply_chunk<T>(f_, out, in, mask, m, std::make_index_sequence<N>{});
-      if (!out_direct) convert_strided(out_dtype_, dst, stride[0], kT, out_buf, 1, m);
+      R* out = out_direct ? reinterpret_cast<R*>(dst) : out_buf;
+      detail::apply_chunk<T, R>(f_, out, in, mask, m, std::make_index_sequence<N>{});
+      if (!out_direct) convert_strided(out_dtype_, dst, stride[0], kR, out_buf, 1, m);
     }
   }
 

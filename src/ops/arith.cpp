@@ -135,12 +135,10 @@ DType promote_with_scalar(Kind kind, DType self, DType scalar, DType out) {
     if (self == DType::kBFloat16) return DType::kFloat;
     if ((self == DType::kBool && scalar == DType::kDouble) || (scalar == DType::kDouble && out == DType::kFloat))
       return DType::kFloat;
-  } else {
-    if (is_floating(self)) return self;
-    if (scalar == DType::kDouble && out == DType::kFloat) return DType::kFloat;
+    if (is_floating(scalar) || self == DType::kBool) return promote(self, scalar);
+    return self;
   }
-  if (is_floating(scalar) || self == DType::kBool) return promote(self, scalar);
-  return self;
+  return promote_tensor_scalar(self, scalar, out);
 }
 
 struct BinaryCall {

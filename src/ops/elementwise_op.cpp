@@ -29,6 +29,13 @@ void check_dtype_in(const OpInfo& op, const char* arg, DType t, DTypeMask allowe
   invalid("{} dtype {} is not supported by aclnn{}; supported: {}", arg, dtype_name(t), op.name, mask_names(allowed));
 }
 
+DType promote_tensor_scalar(DType self, DType scalar, DType out) {
+  if (is_floating(self)) return self;
+  if (scalar == DType::kDouble && out == DType::kFloat) return DType::kFloat;
+  if (is_floating(scalar) || self == DType::kBool) return promote(self, scalar);
+  return self;
+}
+
 void check_rank(const aclTensor& t, const char* arg, int64_t max_rank) {
   if (t.dim() > max_rank) invalid("{} has {} dims ({}); at most {} are supported", arg, t.dim(), t.describe(), max_rank);
 }

@@ -186,4 +186,68 @@ void plan_unary(OpBuilder& b, const aclTensor* self_arg, const aclTensor* out_ar
   plan_elementwise<1, set>(b, name, compute, out, in, make);
 }
 
+// ---- binary ops -----------------------------------------------------------------------------------
+
+// How a binary op chooses its compute dtype from the promoted dtype of its operands.
+enum class BinaryResult {
+  kPromote,    // compute in the promoted dtype (Maximum, BitwiseAnd, Remainder...)
+  kFloating,   // integer and bool promoted dtypes compute in float32 (Atan2, Pow with float semantics...)
+  kPredicate,  // compute in the promoted dtype, the functor returns bool (Eq, Gt, LogicalAnd...)
+};
+
+struct BinarySpec {
+  DTypeMask allowed;  // dtypes accepted for self and other
+  BinaryResult result;
+};
+
+// tensor (op) scalar result dtype with CANN's rules (PyTorch-like; a double scalar promotes an
+// integer tensor to float64 unless out is float32; an integer scalar never widens an integer tensor).
+DType promote_tensor_scalar(DType self, DType scalar, DType out);
+
+// Checks and plans out = F<T>{params...}(self, other), other a tensor (broadcast) or a scalar;
+// in-place when inplace (out is selfRef and cannot be broadcast). Predicates write bool results
+// converted to out's dtype.
+template <template <typename> class F, const BinarySpec& spec, typename... Params>
+void plan_binary_op(OpBuilder& b, const aclTensor* self_arg, const aclTensor* other_arg, const aclScalar* other_scalar,
+                    const aclTensor* out_arg, bool inplace, Params... params) {
+  const char* self_name = inplace ? "selfRef" : "self";
+  const aclTensor& self = inplace ? b.inout(self_arg, self_name) : b.input(self_arg, self_name);
+  const aclTensor* other = other_scalar ? nullptr : &b.input(other_arg, "other");
+  const aclScalar* other_s = other_scalar ? &b.scalar(other_scalar, "other") : nullptr;
+  const aclTensor& out = inplace ? self : b.output(out_arg, "out");
+  const char* out_name = inplace ? self_name : "out";
+  check_dtype_in(b.op(), self_name, self.dtype, spec.allowed);
+  if (other) check_dtype_in(b.op(), "other", other->dtype, spec.allowed);
+  if (other_s) check_dtype_supported(b.op(), "other", other_s->dtype);
+  check_dtype_supported(b.op(), out_name, out.dtype);
+  DType promoted = other ? promote(self.dtype, other->dtype) : promote_tensor_scalar(self.dtype, other_s->dtype, out.dtype);
+  if (promoted == DType::kUndefined)
+    invalid("self dtype {} and other dtype {} have no common dtype", dtype_name(self.dtype),
+            dtype_name(other ? other->dtype : other_s->dtype));
+  DType compute = promoted;
+  if (spec.result == BinaryResult::kFloating && !is_floating(promoted)) compute = DType::kFloat;
+  if (spec.result != BinaryResult::kPredicate) check_can_cast(compute, out, out_name);
+  check_rank(self, self_name);
+  Dims shape = self.view;
+  if (other) {
+    check_rank(*other, "other");
+    shape = broadcast_shapes(self.view, self_name, other->view, "other");
+    if (inplace && shape != self.view)
+      invalid("{} has shape {} but broadcasting with other {} gives {}; an in-place result cannot be broadcast",
+              self_name, dims_str(self.view), dims_str(other->view), dims_str(shape));
+  }
+  check_shape_equals(out, out_name, shape);
+  std::array<EwInput, 2> in{EwInput{&self, nullptr}, other ? EwInput{other, nullptr} : EwInput{nullptr, other_s}};
+  const std::string name = std::string("elementwise.") + b.op().name;
+  auto make = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return F<T>{static_cast<T>(params)...};
+  };
+  constexpr TypeSet set = (spec.result == BinaryResult::kFloating || (spec.allowed & ~kFloatingTypes) == 0)
+                             ? TypeSet::kFloating
+                         : (spec.allowed >> static_cast<int>(DType::kBool)) & 1u ? TypeSet::kAll
+                                                                                  : TypeSet::kNumeric;
+  plan_elementwise<2, set>(b, name, compute, out, in, make);
+}
+
 }  // namespace pacl
