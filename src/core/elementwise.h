@@ -84,17 +84,41 @@ inline void apply_chunk(const F& f, R* __restrict out, const std::array<const T*
 
 // Elementwise kernel over compute type T (float, double, bool or an integer type), functor F with
 // `R operator()(T...) const` taking N inputs; R is T, or bool for predicates.
+// Workspace: one kChunk-element buffer per operand that cannot be used in place (wrong dtype, or a
+// stride other than 0/1 in the merged inner dim), booked at plan time (workspace_bytes()).
 template <typename T, typename F, size_t N>
 class ElementwiseKernel final : public Kernel {
+  using R = detail::result_t<F, T, N>;
+  static constexpr DType kT = dtype_of<T>();
+  static constexpr DType kR = dtype_of<R>();
+  static constexpr size_t kNone = ~size_t{0};
+
  public:
   ElementwiseKernel(std::string name, F f, Geometry g, int out_slot, DType out_dtype,
                     std::array<OperandSource, N> in, std::array<T, N> constants)
       : name_(std::move(name)), f_(f), g_(std::move(g)), out_slot_(out_slot), out_dtype_(out_dtype), in_(in),
-        constants_(constants) {}
+        constants_(constants) {
+    const size_t nd = g_.shape.size();
+    auto inner = [&](size_t k) { return nd ? g_.strides[k][nd - 1] : int64_t{0}; };
+    size_t offset = 0;
+    auto book = [&](size_t bytes) {
+      const size_t at = offset;
+      offset += (bytes + 63) / 64 * 64;
+      return at;
+    };
+    out_buf_ = (out_dtype_ == kR && inner(0) == 1) ? kNone : book(sizeof(R) * detail::kChunk);
+    for (size_t k = 0; k < N; ++k) {
+      const DType dt = in_[k].slot < 0 ? kT : in_[k].dtype;
+      const int64_t st = inner(k + 1);
+      in_buf_[k] = (dt == kT && (st == 0 || st == 1)) ? kNone : book(sizeof(T) * detail::kChunk);
+    }
+    workspace_ = offset;
+  }
 
   std::string name() const override { return name_; }
+  size_t workspace_bytes() const { return workspace_; }
 
-  void run(void* const* data, void* /*workspace*/) const override {
+  void run(void* const* data, void* workspace) const override {
     const size_t nd = g_.shape.size();
     const int64_t inner = nd ? g_.shape[nd - 1] : 1;
     int64_t rows = 1;
@@ -109,12 +133,16 @@ class ElementwiseKernel final : public Kernel {
       esize[k + 1] = in_[k].slot < 0 ? 0 : static_cast<int64_t>(dtype_size(in_[k].dtype));
     }
     for (size_t k = 0; k <= N; ++k) inner_stride[k] = nd ? g_.strides[k][nd - 1] : 0;
+    char* ws = static_cast<char*>(workspace);
+    R* out_buf = out_buf_ == kNone ? nullptr : reinterpret_cast<R*>(ws + out_buf_);
+    std::array<T*, N> in_buf{};
+    for (size_t k = 0; k < N; ++k) in_buf[k] = in_buf_[k] == kNone ? nullptr : reinterpret_cast<T*>(ws + in_buf_[k]);
     std::vector<int64_t> idx(nd > 0 ? nd - 1 : 0, 0);
     std::array<int64_t, N + 1> off{};  // byte offsets of the current row
     for (int64_t r = 0; r < rows; ++r) {
       std::array<char*, N + 1> p;
       for (size_t k = 0; k <= N; ++k) p[k] = base[k] + off[k];
-      run_row(p, inner_stride, inner);
+      run_row(p, inner_stride, inner, out_buf, in_buf);
       // Advance the row counter (odometer over the outer dims).
       for (size_t d = idx.size(); d-- > 0;) {
         if (++idx[d] < g_.shape[d]) {
@@ -128,48 +156,30 @@ class ElementwiseKernel final : public Kernel {
   }
 
  private:
-  using R = detail::result_t<F, T, N>;
-
-  void run_row(const std::array<char*, N + 1>& p, const std::array<int64_t, N + 1>& stride, int64_t n) const {
-    constexpr DType kT = dtype_of<T>();
-    constexpr DType kR = dtype_of<R>();
-    const bool out_direct = out_dtype_ == kR && stride[0] == 1;
-    std::array<bool, N> in_direct{};
+  void run_row(const std::array<char*, N + 1>& p, const std::array<int64_t, N + 1>& stride, int64_t n,
+               R* out_buf, const std::array<T*, N>& in_buf) const {
     unsigned zero_mask = 0;
-    for (size_t k = 0; k < N; ++k) {
-      const bool constant = in_[k].slot < 0;
-      const DType dt = constant ? kT : in_[k].dtype;
-      in_direct[k] = dt == kT && (stride[k + 1] == 0 || stride[k + 1] == 1);
+    for (size_t k = 0; k < N; ++k)
       if (stride[k + 1] == 0) zero_mask |= 1u << k;
-    }
-    alignas(64) R out_buf[detail::kChunk];
-    alignas(64) T in_buf[N][detail::kChunk];
     for (int64_t c = 0; c < n; c += detail::kChunk) {
       const int64_t m = std::min<int64_t>(detail::kChunk, n - c);
       std::array<const T*, N> in;
-      unsigned mask = 0;
       for (size_t k = 0; k < N; ++k) {
         const int64_t s = stride[k + 1];
         const DType dt = in_[k].slot < 0 ? kT : in_[k].dtype;
         const int64_t es = in_[k].slot < 0 ? static_cast<int64_t>(sizeof(T)) : static_cast<int64_t>(dtype_size(dt));
         const char* src = p[k + 1] + c * s * es;
-        if (in_direct[k]) {
+        if (!in_buf[k]) {
           in[k] = reinterpret_cast<const T*>(src);
-          if ((zero_mask >> k) & 1u) mask |= 1u << k;
-        } else if ((zero_mask >> k) & 1u) {
-          convert_strided(kT, in_buf[k], 1, dt, src, 0, 1);
-          in[k] = in_buf[k];
-          mask |= 1u << k;
         } else {
-          convert_strided(kT, in_buf[k], 1, dt, src, s, m);
+          convert_strided(kT, in_buf[k], 1, dt, src, s, s == 0 ? 1 : m);
           in[k] = in_buf[k];
         }
       }
-      const int64_t os = static_cast<int64_t>(dtype_size(out_dtype_));
-      char* dst = p[0] + c * stride[0] * os;
-      R* out = out_direct ? reinterpret_cast<R*>(dst) : out_buf;
-      detail::apply_chunk<T, R>(f_, out, in, mask, m, std::make_index_sequence<N>{});
-      if (!out_direct) convert_strided(out_dtype_, dst, stride[0], kR, out_buf, 1, m);
+      char* dst = p[0] + c * stride[0] * static_cast<int64_t>(dtype_size(out_dtype_));
+      R* out = out_buf ? out_buf : reinterpret_cast<R*>(dst);
+      detail::apply_chunk<T, R>(f_, out, in, zero_mask, m, std::make_index_sequence<N>{});
+      if (out_buf) convert_strided(out_dtype_, dst, stride[0], kR, out_buf, 1, m);
     }
   }
 
@@ -180,6 +190,9 @@ class ElementwiseKernel final : public Kernel {
   DType out_dtype_;
   std::array<OperandSource, N> in_;
   std::array<T, N> constants_;
+  size_t out_buf_ = kNone;
+  std::array<size_t, N> in_buf_{};
+  size_t workspace_ = 0;
 };
 
 }  // namespace pacl

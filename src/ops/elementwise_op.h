@@ -137,8 +137,10 @@ void plan_elementwise(OpBuilder& b, const std::string& name, DType compute, cons
     Geometry g = merge_dims(out.view, std::move(strides));
     auto f = make_functor(tag);
     const std::string kname = name + "<" + dtype_name(dtype_of<T>()) + ">";
-    b.set_kernel(std::make_shared<ElementwiseKernel<T, decltype(f), N>>(kname, f, std::move(g), b.slot_of(out),
-                                                                       out.dtype, src, constants));
+    auto k = std::make_shared<ElementwiseKernel<T, decltype(f), N>>(kname, f, std::move(g), b.slot_of(out), out.dtype,
+                                                                    src, constants);
+    const uint64_t ws = k->workspace_bytes();
+    b.set_kernel(std::move(k), ws);
   });
 }
 
