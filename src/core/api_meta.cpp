@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "aclnn/acl_meta.h"
+#include "aclnn/aclnn_base.h"  // aclnnInit / aclnnFinalize: their declarations export them
 #include "core/executor.h"
 #include "core/registry_live.h"
 #include "runtime/c_boundary.h"

@@ -19,4 +19,14 @@ void convert_strided(DType dst_t, void* dst, int64_t dst_stride, DType src_t, co
   });
 }
 
+void round_to_16bit(DType t, float* p, int64_t n) {
+  if (t == DType::kFloat16) {
+    for (int64_t i = 0; i < n; ++i) p[i] = half_to_float(float_to_half(p[i]));
+  } else if (t == DType::kBFloat16) {
+    for (int64_t i = 0; i < n; ++i) p[i] = bf16_to_float(float_to_bf16(p[i]));
+  } else {
+    throw std::logic_error("round_to_16bit: not a 16-bit float dtype");
+  }
+}
+
 }  // namespace pacl

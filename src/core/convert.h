@@ -84,4 +84,8 @@ constexpr DType dtype_of() {
 void convert_strided(DType dst_t, void* dst, int64_t dst_stride, DType src_t, const void* src, int64_t src_stride,
                      int64_t n);
 
+// Rounds p[0..n) in place to the 16-bit float format t (kFloat16 or kBFloat16). With values
+// widened from another dtype to float, this completes their conversion to t (as convert_value).
+void round_to_16bit(DType t, float* p, int64_t n);
+
 }  // namespace pacl

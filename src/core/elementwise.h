@@ -7,6 +7,7 @@
 // elementwise op is a functor and a registry line.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "core/convert.h"
 #include "core/executor.h"
 #include "core/meta.h"
+#include "core/parallel.h"
 
 namespace pacl {
 
@@ -42,11 +44,13 @@ Geometry merge_dims(const Dims& shape, std::vector<Dims> strides);
 struct OperandSource {
   int slot = -1;     // index into Kernel::run's data array; -1 for the constant
   DType dtype = DType::kFloat;
+  DType round_to = DType::kUndefined;  // a 16-bit float compute dtype the widened values are rounded to
 };
 
 namespace detail {
 
 inline constexpr int64_t kChunk = 512;
+inline constexpr int64_t kParallelGrain = 32768;  // elements per thread below which splitting costs more than it saves
 
 // The type f returns when called with N values of type T.
 template <typename F, typename T, size_t... I>
@@ -110,9 +114,11 @@ class ElementwiseKernel final : public Kernel {
     for (size_t k = 0; k < N; ++k) {
       const DType dt = in_[k].slot < 0 ? kT : in_[k].dtype;
       const int64_t st = inner(k + 1);
-      in_buf_[k] = (dt == kT && (st == 0 || st == 1)) ? kNone : book(sizeof(T) * detail::kChunk);
+      const bool direct = dt == kT && (st == 0 || st == 1) && in_[k].round_to == DType::kUndefined;
+      in_buf_[k] = direct ? kNone : book(sizeof(T) * detail::kChunk);
     }
-    workspace_ = offset;
+    per_thread_ = offset;
+    workspace_ = offset * static_cast<size_t>(max_threads());
   }
 
   std::string name() const override { return name_; }
@@ -120,9 +126,10 @@ class ElementwiseKernel final : public Kernel {
 
   void run(void* const* data, void* workspace) const override {
     const size_t nd = g_.shape.size();
+    const size_t outer = nd > 0 ? nd - 1 : 0;
     const int64_t inner = nd ? g_.shape[nd - 1] : 1;
     int64_t rows = 1;
-    for (size_t d = 0; d + 1 < nd; ++d) rows *= g_.shape[d];
+    for (size_t d = 0; d < outer; ++d) rows *= g_.shape[d];
     std::array<char*, N + 1> base{};
     std::array<int64_t, N + 1> esize{}, inner_stride{};
     base[0] = static_cast<char*>(data[out_slot_]);
@@ -133,36 +140,52 @@ class ElementwiseKernel final : public Kernel {
       esize[k + 1] = in_[k].slot < 0 ? 0 : static_cast<int64_t>(dtype_size(in_[k].dtype));
     }
     for (size_t k = 0; k <= N; ++k) inner_stride[k] = nd ? g_.strides[k][nd - 1] : 0;
-    char* ws = static_cast<char*>(workspace);
-    R* out_buf = out_buf_ == kNone ? nullptr : reinterpret_cast<R*>(ws + out_buf_);
-    std::array<T*, N> in_buf{};
-    for (size_t k = 0; k < N; ++k) in_buf[k] = in_buf_[k] == kNone ? nullptr : reinterpret_cast<T*>(ws + in_buf_[k]);
-    std::vector<int64_t> idx(nd > 0 ? nd - 1 : 0, 0);
-    std::array<int64_t, N + 1> off{};  // byte offsets of the current row
-    for (int64_t r = 0; r < rows; ++r) {
-      std::array<char*, N + 1> p;
-      for (size_t k = 0; k <= N; ++k) p[k] = base[k] + off[k];
-      run_row(p, inner_stride, inner, out_buf, in_buf);
-      // Advance the row counter (odometer over the outer dims).
-      for (size_t d = idx.size(); d-- > 0;) {
-        if (++idx[d] < g_.shape[d]) {
-          for (size_t k = 0; k <= N; ++k) off[k] += g_.strides[k][d] * esize[k];
-          break;
-        }
-        for (size_t k = 0; k <= N; ++k) off[k] -= g_.strides[k][d] * esize[k] * (g_.shape[d] - 1);
-        idx[d] = 0;
+    // Work items are (row, chunk) pairs, split into one contiguous range per thread.
+    const int64_t chunks_per_row = (inner + detail::kChunk - 1) / detail::kChunk;
+    const int64_t items = rows * chunks_per_row;
+    const int64_t grain = std::max<int64_t>(1, detail::kParallelGrain / std::min<int64_t>(inner, detail::kChunk));
+    parallel_for(items, grain, [&](int64_t begin, int64_t end, int tid) {
+      char* ws = static_cast<char*>(workspace) + static_cast<size_t>(tid) * per_thread_;
+      R* out_buf = out_buf_ == kNone ? nullptr : reinterpret_cast<R*>(ws + out_buf_);
+      std::array<T*, N> in_buf{};
+      for (size_t k = 0; k < N; ++k) in_buf[k] = in_buf_[k] == kNone ? nullptr : reinterpret_cast<T*>(ws + in_buf_[k]);
+      // Position the odometer at the first row of the range.
+      int64_t row = begin / chunks_per_row, chunk = begin % chunks_per_row;
+      std::array<int64_t, kMaxDims> idx{};
+      std::array<int64_t, N + 1> off{};  // byte offsets of the current row
+      for (size_t d = outer, r = static_cast<size_t>(row); d-- > 0;) {
+        idx[d] = static_cast<int64_t>(r % static_cast<size_t>(g_.shape[d]));
+        r /= static_cast<size_t>(g_.shape[d]);
+        for (size_t k = 0; k <= N; ++k) off[k] += idx[d] * g_.strides[k][d] * esize[k];
       }
-    }
+      for (int64_t item = begin; item < end;) {
+        const int64_t last = std::min(chunks_per_row, chunk + (end - item));
+        std::array<char*, N + 1> p;
+        for (size_t k = 0; k <= N; ++k) p[k] = base[k] + off[k];
+        run_row(p, inner_stride, chunk * detail::kChunk, std::min(inner, last * detail::kChunk), out_buf, in_buf);
+        item += last - chunk;
+        chunk = 0;
+        for (size_t d = outer; d-- > 0;) {  // next row
+          if (++idx[d] < g_.shape[d]) {
+            for (size_t k = 0; k <= N; ++k) off[k] += g_.strides[k][d] * esize[k];
+            break;
+          }
+          for (size_t k = 0; k <= N; ++k) off[k] -= g_.strides[k][d] * esize[k] * (g_.shape[d] - 1);
+          idx[d] = 0;
+        }
+      }
+    });
   }
 
  private:
-  void run_row(const std::array<char*, N + 1>& p, const std::array<int64_t, N + 1>& stride, int64_t n,
+  // Elements [from, to) of one merged row.
+  void run_row(const std::array<char*, N + 1>& p, const std::array<int64_t, N + 1>& stride, int64_t from, int64_t to,
                R* out_buf, const std::array<T*, N>& in_buf) const {
     unsigned zero_mask = 0;
     for (size_t k = 0; k < N; ++k)
       if (stride[k + 1] == 0) zero_mask |= 1u << k;
-    for (int64_t c = 0; c < n; c += detail::kChunk) {
-      const int64_t m = std::min<int64_t>(detail::kChunk, n - c);
+    for (int64_t c = from; c < to; c += detail::kChunk) {
+      const int64_t m = std::min<int64_t>(detail::kChunk, to - c);
       std::array<const T*, N> in;
       for (size_t k = 0; k < N; ++k) {
         const int64_t s = stride[k + 1];
@@ -173,6 +196,8 @@ class ElementwiseKernel final : public Kernel {
           in[k] = reinterpret_cast<const T*>(src);
         } else {
           convert_strided(kT, in_buf[k], 1, dt, src, s, s == 0 ? 1 : m);
+          if constexpr (std::is_same_v<T, float>)
+            if (in_[k].round_to != DType::kUndefined) round_to_16bit(in_[k].round_to, in_buf[k], s == 0 ? 1 : m);
           in[k] = in_buf[k];
         }
       }
@@ -192,6 +217,7 @@ class ElementwiseKernel final : public Kernel {
   std::array<T, N> constants_;
   size_t out_buf_ = kNone;
   std::array<size_t, N> in_buf_{};
+  size_t per_thread_ = 0;
   size_t workspace_ = 0;
 };
 

@@ -68,6 +68,9 @@ class OpBuilder {
   const aclIntArray& int_array(const aclIntArray* a, const char* name);
   int slot_of(const aclTensor& t) const;  // index of t among the slots; -1 if absent
   void set_kernel(std::shared_ptr<const Kernel> k, uint64_t workspace_bytes = 0);
+  // The kernel and workspace set so far (lets an op wrap the kernel a shared planner built).
+  const std::shared_ptr<const Kernel>& kernel() const { return e_.kernel; }
+  uint64_t workspace_size() const { return e_.workspace_size; }
   const OpInfo& op() const { return *e_.op; }
 
  private:

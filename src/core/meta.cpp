@@ -124,6 +124,8 @@ void init_tensor(aclTensor& t, const int64_t* viewDims, uint64_t viewDimsNum, in
   const int64_t view_numel = checked_numel(view, "viewDims");
   const int64_t storage_numel = checked_numel(storage, "storageDims");
   Dims strides = stride ? Dims(stride, stride + viewDimsNum) : contiguous_strides(view);
+  for (size_t i = 0; i < strides.size(); ++i)
+    if (strides[i] < 0) invalid("stride {} has a negative value {} at index {}", dims_str(strides), strides[i], i);
   // The view must stay inside the storage: element offsets range over
   // [offset + sum(min(0,(d-1)*s)), offset + sum(max(0,(d-1)*s))].
   // storageDimsNum == 0 with a non-scalar view means "storage not described": only the bounds of

@@ -153,6 +153,11 @@ struct BinaryCall {
   bool inplace;
 };
 
+void check_mode(int mode) {
+  if (mode < 0 || mode > 2)
+    invalid("mode {} is invalid: 0 (true division), 1 (round toward zero) or 2 (round down) expected", mode);
+}
+
 void plan_binary(OpBuilder& b, const BinaryCall& c) {
   const char* self_name = c.inplace ? "selfRef" : "self";
   // Null checks first (161001), in parameter order, then dtypes, then shapes.
@@ -163,6 +168,7 @@ void plan_binary(OpBuilder& b, const BinaryCall& c) {
   const aclScalar* alpha = has_alpha ? &b.scalar(c.alpha, "alpha") : nullptr;
   const aclTensor& out = c.inplace ? self : b.output(c.out, "out");
   const char* out_name = c.inplace ? self_name : "out";
+  if (c.kind == Kind::kDiv) check_mode(c.mode);  // after the null checks
 
   check_dtype_supported(b.op(), self_name, self.dtype);
   if (other) check_dtype_supported(b.op(), "other", other->dtype);
@@ -232,11 +238,6 @@ void plan_binary(OpBuilder& b, const BinaryCall& c) {
       break;
   }
 #undef PACL_T
-}
-
-void check_mode(int mode) {
-  if (mode < 0 || mode > 2)
-    invalid("mode {} is invalid: 0 (true division), 1 (round toward zero) or 2 (round down) expected", mode);
 }
 
 }  // namespace
@@ -326,35 +327,19 @@ aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar
 
 aclnnStatus aclnnDivModGetWorkspaceSize(const aclTensor* self, const aclTensor* other, int mode, aclTensor* out,
                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return run_phase1(pacl::op_DivMod, "aclnnDivModGetWorkspaceSize", workspaceSize, executor, [&](OpBuilder& b) {
-    pacl::check_mode(mode);
-    pacl::plan_binary(b, BinaryCall{pacl::op_DivMod, Kind::kDiv, mode, self, other, nullptr, nullptr, out, false});
-  });
+  return PACL_PHASE1(DivMod, Kind::kDiv, mode, self, other, nullptr, nullptr, out, false);
 }
 aclnnStatus aclnnDivModsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, int mode, aclTensor* out,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return run_phase1(pacl::op_DivMods, "aclnnDivModsGetWorkspaceSize", workspaceSize, executor, [&](OpBuilder& b) {
-    pacl::check_mode(mode);
-    pacl::plan_binary(b, BinaryCall{pacl::op_DivMods, Kind::kDiv, mode, self, nullptr, other, nullptr, out, false});
-  });
+  return PACL_PHASE1(DivMods, Kind::kDiv, mode, self, nullptr, other, nullptr, out, false);
 }
 aclnnStatus aclnnInplaceDivModGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, int mode,
                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return run_phase1(pacl::op_InplaceDivMod, "aclnnInplaceDivModGetWorkspaceSize", workspaceSize, executor,
-                    [&](OpBuilder& b) {
-                      pacl::check_mode(mode);
-                      pacl::plan_binary(b, BinaryCall{pacl::op_InplaceDivMod, Kind::kDiv, mode, selfRef, other,
-                                                      nullptr, nullptr, selfRef, true});
-                    });
+  return PACL_PHASE1(InplaceDivMod, Kind::kDiv, mode, selfRef, other, nullptr, nullptr, selfRef, true);
 }
 aclnnStatus aclnnInplaceDivModsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, int mode,
                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return run_phase1(pacl::op_InplaceDivMods, "aclnnInplaceDivModsGetWorkspaceSize", workspaceSize, executor,
-                    [&](OpBuilder& b) {
-                      pacl::check_mode(mode);
-                      pacl::plan_binary(b, BinaryCall{pacl::op_InplaceDivMods, Kind::kDiv, mode, selfRef, nullptr,
-                                                      other, nullptr, selfRef, true});
-                    });
+  return PACL_PHASE1(InplaceDivMods, Kind::kDiv, mode, selfRef, nullptr, other, nullptr, selfRef, true);
 }
 
 }  // extern "C"

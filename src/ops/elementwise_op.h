@@ -78,28 +78,30 @@ decltype(auto) visit_arithmetic(DType t, F&& f) {
       case DType::kDouble: return f(type_tag<double>{});
       default: throw std::logic_error("visit_arithmetic: not a floating compute dtype");
     }
+  } else {  // an else branch, so that floating-only visits do not instantiate the integer kernels
+    if constexpr (Set == TypeSet::kNumeric) {
+      if (t == DType::kBool) throw std::logic_error("visit_arithmetic: bool is not numeric");
+    }
+    switch (arithmetic_dtype(t)) {
+      case DType::kBool:
+        if constexpr (Set == TypeSet::kAll) return f(type_tag<bool>{});
+        break;
+      case DType::kUInt8: return f(type_tag<uint8_t>{});
+      case DType::kInt8: return f(type_tag<int8_t>{});
+      case DType::kInt16: return f(type_tag<int16_t>{});
+      case DType::kInt32: return f(type_tag<int32_t>{});
+      case DType::kInt64: return f(type_tag<int64_t>{});
+      case DType::kFloat: return f(type_tag<float>{});
+      case DType::kDouble: return f(type_tag<double>{});
+      default: break;
+    }
+    throw std::logic_error("visit_arithmetic: not a compute dtype");
   }
-  if constexpr (Set == TypeSet::kNumeric) {
-    if (t == DType::kBool) throw std::logic_error("visit_arithmetic: bool is not numeric");
-  }
-  switch (arithmetic_dtype(t)) {
-    case DType::kBool:
-      if constexpr (Set == TypeSet::kAll) return f(type_tag<bool>{});
-      break;
-    case DType::kUInt8: return f(type_tag<uint8_t>{});
-    case DType::kInt8: return f(type_tag<int8_t>{});
-    case DType::kInt16: return f(type_tag<int16_t>{});
-    case DType::kInt32: return f(type_tag<int32_t>{});
-    case DType::kInt64: return f(type_tag<int64_t>{});
-    case DType::kFloat: return f(type_tag<float>{});
-    case DType::kDouble: return f(type_tag<double>{});
-    default: break;
-  }
-  throw std::logic_error("visit_arithmetic: not a compute dtype");
 }
 
 // Plans `out = f(inputs...)` over the broadcast of the inputs, computed in `compute` (its
-// arithmetic type T); scalars are rounded to `compute` first, then widened to T (PyTorch's order).
+// arithmetic type T); tensors and scalars are cast to `compute` first, then widened to T (PyTorch's
+// and CANN's order).
 // make_functor(type_tag<T>) returns the functor for T.
 template <size_t N, TypeSet Set = TypeSet::kAll, typename MakeFunctor>
 void plan_elementwise(OpBuilder& b, const std::string& name, DType compute, const aclTensor& out,
@@ -117,7 +119,10 @@ void plan_elementwise(OpBuilder& b, const std::string& name, DType compute, cons
     for (size_t k = 0; k < N; ++k) {
       if (inputs[k].tensor) {
         const aclTensor& t = *inputs[k].tensor;
-        src[k] = OperandSource{b.slot_of(t), t.dtype};
+        // A tensor is cast to the compute dtype before computing, like a scalar: widened to float,
+        // an operand of another dtype is rounded to a 16-bit compute dtype (int32 2049 -> 2048).
+        const bool round = arithmetic_dtype(compute) != compute && t.dtype != compute;
+        src[k] = OperandSource{b.slot_of(t), t.dtype, round ? compute : DType::kUndefined};
         strides.push_back(broadcast_strides(t, out.view));
       } else {
         const aclScalar& s = *inputs[k].scalar;

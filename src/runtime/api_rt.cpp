@@ -2,7 +2,9 @@
 // calls into Runtime; errors become ACL status codes at c_call.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "acl/acl_rt.h"
 #include "runtime/c_boundary.h"
@@ -15,6 +17,15 @@ using pacl::Runtime;
 namespace {
 
 Runtime& rt() { return Runtime::get(); }
+
+// The raw value of an enum argument. A caller may pass any integer; reading it as the enum type
+// would be undefined behaviour for values outside the enumerators, so it is read as bytes.
+template <typename E>
+int raw(const E& e) {
+  int v = 0;
+  std::memcpy(&v, &e, sizeof(E) < sizeof(int) ? sizeof(E) : sizeof(int));
+  return v;
+}
 
 template <typename T>
 void need(const T* p, const char* what) {
@@ -43,7 +54,7 @@ void check_device_range(const void* p, size_t bytes, const char* what) {
     bad_param("{} {} is device memory that was already freed (aclrtFree)", what, p);
   if (dev < 0) bad_param("{} {} is not device memory (not from aclrtMalloc)", what, p);
   const auto u = reinterpret_cast<uintptr_t>(p);
-  if (u + bytes > a.base + a.usable)
+  if (bytes > a.base + a.usable - u)  // not u + bytes, which can wrap around
     bad_param("{} range [{}, +{}) overruns its device allocation of {} bytes at {:#x}", what, p, bytes, a.requested,
               a.base);
 }
@@ -51,13 +62,14 @@ void check_device_range(const void* p, size_t bytes, const char* what) {
 bool is_device(const void* p) { return rt().device_of(p) != -1; }
 
 // Validates a copy and returns the direction actually taken.
-void check_copy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+void check_copy(void* dst, size_t destMax, const void* src, size_t count, int kind_value) {
   if (count > destMax) bad_param("count ({} bytes) exceeds destMax ({} bytes)", count, destMax);
   if (count == 0) return;
   need(dst, "dst");
   need(src, "src");
-  if (static_cast<int>(kind) < 0 || static_cast<int>(kind) > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
-    bad_param("kind {} is not an aclrtMemcpyKind", static_cast<int>(kind));
+  if (kind_value < 0 || kind_value > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
+    bad_param("kind {} is not an aclrtMemcpyKind", kind_value);
+  const auto kind = static_cast<aclrtMemcpyKind>(kind_value);
   const bool dst_dev = is_device(dst), src_dev = is_device(src);
   bool want_dst_dev = dst_dev, want_src_dev = src_dev;
   switch (kind) {
@@ -86,6 +98,12 @@ aclError do_malloc(const char* api, void** devPtr, size_t size, bool pad) {
   return acl_call(api, [&] {
     need(devPtr, "devPtr");
     if (size == 0) bad_param("size is 0");
+    // Checked before rounding, which would wrap around for sizes near SIZE_MAX.
+    if (size > rt().device_capacity())
+      pacl::rt_error(pacl::kAclRtMemoryAllocation,
+                     "device {} is out of memory: requested {} bytes, more than its capacity of {} bytes (capacity set "
+                     "by PACL_DEVICE_MEMORY)",
+                     rt().current_context().device, size, rt().device_capacity());
     *devPtr = rt().malloc_device(size, malloc_usable(size, pad));
   });
 }
@@ -272,8 +290,8 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
 aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
   return acl_call("aclrtLaunchCallback", [&] {
     need(reinterpret_cast<const void*>(fn), "fn");
-    if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
-      bad_param("blockType {} is not an aclrtCallbackBlockType", static_cast<int>(blockType));
+    if (raw(blockType) != ACL_CALLBACK_NO_BLOCK && raw(blockType) != ACL_CALLBACK_BLOCK)
+      bad_param("blockType {} is not an aclrtCallbackBlockType", raw(blockType));
     rt().stream(stream).enqueue([fn, userData] { fn(userData); });
   });
 }
@@ -389,8 +407,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   return acl_call("aclrtGetMemInfo", [&] {
     need(free, "free");
     need(total, "total");
-    if (static_cast<int>(attr) < ACL_DDR_MEM || static_cast<int>(attr) > ACL_MEM_P2P_HUGE1G)
-      bad_param("attr {} is not an aclrtMemAttr", static_cast<int>(attr));
+    if (raw(attr) < ACL_DDR_MEM || raw(attr) > ACL_MEM_P2P_HUGE1G) bad_param("attr {} is not an aclrtMemAttr", raw(attr));
     pacl::DeviceArena& a = rt().arena(rt().current_context().device);
     *total = a.capacity();
     *free = a.capacity() - a.used();
@@ -399,7 +416,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
   return acl_call("aclrtMemcpy", [&] {
-    check_copy(dst, destMax, src, count, kind);
+    check_copy(dst, destMax, src, count, raw(kind));
     if (count) std::memmove(dst, src, count);
   });
 }
@@ -407,7 +424,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
   return acl_call("aclrtMemcpyAsync", [&] {
-    check_copy(dst, destMax, src, count, kind);
+    check_copy(dst, destMax, src, count, raw(kind));
     pacl::Stream& s = rt().stream(stream);
     if (count) s.enqueue([dst, src, count] { std::memmove(dst, src, count); });
   });
@@ -415,13 +432,18 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 
 namespace {
 void check_copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                   aclrtMemcpyKind kind) {
+                   int kind) {
   if (width > dpitch) bad_param("width ({}) exceeds dpitch ({})", width, dpitch);
   if (width > spitch) bad_param("width ({}) exceeds spitch ({})", width, spitch);
   if (height == 0 || width == 0) return;
+  const size_t max = std::numeric_limits<size_t>::max();
+  if ((height - 1) > (max - width) / dpitch || (height - 1) > (max - width) / spitch)
+    bad_param("height {} with dpitch {} and spitch {} spans more bytes than the address space holds", height, dpitch,
+              spitch);
   const size_t dspan = dpitch * (height - 1) + width, sspan = spitch * (height - 1) + width;
-  check_copy(dst, dspan, src, dspan, kind);  // direction and dst range
-  check_copy(dst, sspan, src, sspan, kind);  // src range
+  check_copy(dst, dspan, src, std::min(dspan, sspan), kind);  // direction and the common part
+  if (is_device(dst)) check_device_range(dst, dspan, "dst");
+  if (is_device(src)) check_device_range(src, sspan, "src");
 }
 void copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height) {
   for (size_t r = 0; r < height; ++r)
@@ -432,7 +454,7 @@ void copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t wi
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                        aclrtMemcpyKind kind) {
   return acl_call("aclrtMemcpy2d", [&] {
-    check_copy_2d(dst, dpitch, src, spitch, width, height, kind);
+    check_copy_2d(dst, dpitch, src, spitch, width, height, raw(kind));
     copy_2d(dst, dpitch, src, spitch, width, height);
   });
 }
@@ -440,7 +462,7 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                             aclrtMemcpyKind kind, aclrtStream stream) {
   return acl_call("aclrtMemcpy2dAsync", [&] {
-    check_copy_2d(dst, dpitch, src, spitch, width, height, kind);
+    check_copy_2d(dst, dpitch, src, spitch, width, height, raw(kind));
     rt().stream(stream).enqueue([=] { copy_2d(dst, dpitch, src, spitch, width, height); });
   });
 }

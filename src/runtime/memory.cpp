@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 
 namespace pacl {
@@ -43,7 +44,7 @@ void* DeviceArena::allocate(size_t requested, size_t usable) {
   const size_t have = fit->first;
   erase_free(free_by_addr_.find(start));
   if (have > len) insert_free(start + len, have - len);
-  live_.emplace(start, Allocation{start, requested, len, device_});
+  live_.emplace(start, Allocation{start, requested, usable, device_});
   used_ += len;
   return reinterpret_cast<void*>(start);
 }
@@ -53,7 +54,7 @@ bool DeviceArena::free(void* p) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = live_.find(start);
   if (it == live_.end()) return false;
-  size_t len = it->second.usable;
+  size_t len = round_up(it->second.usable, kAlign);  // the block length allocate() carved
   live_.erase(it);
   used_ -= len;
   // Give large blocks' pages back to the OS; the range stays reserved.
@@ -103,6 +104,7 @@ size_t DeviceArena::live_count() const {
 }
 
 void* HostRegistry::allocate(size_t size) {
+  if (size > std::numeric_limits<size_t>::max() - 63) return nullptr;  // round_up would wrap around
   const size_t len = round_up(size, 64);
   void* p = std::aligned_alloc(64, len);
   if (!p) return nullptr;

@@ -65,7 +65,9 @@ bool Stream::synchronize(int64_t timeout_ms) {
   std::unique_lock<std::mutex> lock(mu_);
   const uint64_t target = enqueued_;
   while (completed_ < target) {
-    if (!running_ && !queue_.empty()) {
+    // Only an unbounded wait may run tasks itself: a task can block (a callback, a wait on an
+    // event), and a bounded wait must return when its time is up.
+    if (timeout_ms < 0 && !running_ && !queue_.empty()) {
       run_one_locked(lock);
       continue;
     }

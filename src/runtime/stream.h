@@ -1,9 +1,10 @@
 // Streams and events. A stream is an in-order queue of tasks run asynchronously to the host by a
-// worker thread of its own. A thread that synchronizes does not just wait: while the worker is
-// idle it runs the queued tasks itself, in order, so "enqueue then synchronize" costs about as
-// much as a plain call. Exactly one thread runs a stream's tasks at any time (`running_`), which
-// keeps the order. Events carry a generation count: recording bumps it and enqueues a marker
-// task; waiting on an event waits for the generation that was current at the time of the wait.
+// worker thread of its own. A thread that synchronizes without a timeout does not just wait: while
+// the worker is idle it runs the queued tasks itself, in order, so "enqueue then synchronize" costs
+// about as much as a plain call. Exactly one thread runs a stream's tasks at any time
+// (`running_`), which keeps the order. Events carry a generation count: recording bumps it and
+// enqueues a marker task; waiting on an event waits for the generation that was current at the
+// time of the wait.
 #pragma once
 
 #include <chrono>

@@ -1,0 +1,20 @@
+/* pacl: out = self / (1 + e^-self). */
+#ifndef OP_API_INC_LEVEL2_ACLNN_SILU_H_
+#define OP_API_INC_LEVEL2_ACLNN_SILU_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnSiluGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+        aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnSilu(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds pacl with warnings as errors and runs the whole test suite, then runs it again built with
+# AddressSanitizer + UndefinedBehaviorSanitizer. Installs what it needs on Debian 12 first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+jobs=$(nproc)
+
+cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPACL_WERROR=ON > /dev/null
+cmake --build build-test -j "$jobs"
+(cd build-test && ctest -j "$jobs" --output-on-failure)
+
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPACL_WERROR=ON \
+      -DPACL_SANITIZE='address;undefined' > /dev/null
+cmake --build build-asan -j "$jobs"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest -j "$jobs" --output-on-failure)
+
+# ThreadSanitizer over the concurrency-heavy suites (streams, events, executors).
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPACL_SANITIZE=thread > /dev/null
+cmake --build build-tsan -j "$jobs" --target test_runtime test_executor
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -j "$jobs" --output-on-failure -L '^test_(runtime|executor)$')
