@@ -18,6 +18,4 @@ cmake --build build-asan -j "$jobs"
 # ThreadSanitizer over the concurrency-heavy suites (streams, events, executors).
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPACL_SANITIZE=thread > /dev/null
 cmake --build build-tsan -j "$jobs" --target test_runtime test_executor
-# Reported but not yet fatal: this stage has not been triaged on a quiet machine (see docs/design.md).
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -j "$jobs" --output-on-failure -L '^test_(runtime|executor)$') ||
-  echo "ThreadSanitizer stage reported problems (non-fatal until triaged)"
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -j "$jobs" --output-on-failure -L '^test_(runtime|executor)$')
