@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Builds pacl and runs the whole test suite, then runs it again built with AddressSanitizer +
-# UndefinedBehaviorSanitizer and warnings as errors. Installs what it needs on Debian 12 first.
+# Builds pacl with warnings as errors and runs the whole test suite, then runs it again built with
+# AddressSanitizer + UndefinedBehaviorSanitizer. Installs what it needs on Debian 12 first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 jobs=$(nproc)
 
-cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPACL_WERROR=ON > /dev/null
 cmake --build build-test -j "$jobs"
 (cd build-test && ctest -j "$jobs" --output-on-failure)
 

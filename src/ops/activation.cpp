@@ -94,7 +94,11 @@ struct TanhOp {
 template <typename T>
 struct HardtanhOp {
   T lo, hi;
-  T operator()(T a) const { return a < lo ? lo : a > hi ? hi : a; }
+  // min(max(a, lo), hi) as torch.clamp: hi wins when the bounds cross after the cast to T; NaN stays.
+  T operator()(T a) const {
+    const T r = a < lo ? lo : a;
+    return r > hi ? hi : r;
+  }
 };
 template <typename T>
 struct HardswishOp {
@@ -230,9 +234,9 @@ constexpr TypeSet type_set(const ActSpec& s) {
 // make(type_tag<T>, compute dtype) returns the functor for T.
 template <TypeSet Set, typename Make>
 void plan_act(OpBuilder& b, const ActSpec& spec, const aclTensor& self, const aclTensor& out, bool inplace,
-              Make&& make) {
-  const char* self_name = inplace ? "selfRef" : "self";
-  const char* out_name = inplace ? "selfRef" : "out";
+              Make&& make, const char* self_arg_name = nullptr, const char* out_arg_name = nullptr) {
+  const char* self_name = self_arg_name ? self_arg_name : inplace ? "selfRef" : "self";
+  const char* out_name = out_arg_name ? out_arg_name : inplace ? self_name : "out";
   check_dtype_in(b.op(), self_name, self.dtype, spec.self);
   const DType compute = spec.float_compute && !is_floating(self.dtype) ? DType::kFloat : self.dtype;
   if (!inplace) {
@@ -253,6 +257,8 @@ struct Args {
   const aclTensor& self;
   const aclTensor& out;
   bool inplace;
+  const char* self_name = nullptr;  // the prototype's names, when not self/out/selfRef
+  const char* out_name = nullptr;
 };
 Args self_arg(OpBuilder& b, const aclTensor* self, bool inplace) {
   const aclTensor& s = inplace ? b.inout(self, "selfRef") : b.input(self, "self");
@@ -266,10 +272,13 @@ Args self_out_args(OpBuilder& b, const aclTensor* self, const aclTensor* out) {
 // A functor without attributes.
 template <template <typename> class F, const ActSpec& spec>
 void plan_plain(OpBuilder& b, const Args& a) {
-  plan_act<type_set(spec)>(b, spec, a.self, a.out, a.inplace, [](auto tag, DType) {
-    using T = typename decltype(tag)::type;
-    return F<T>{};
-  });
+  plan_act<type_set(spec)>(
+      b, spec, a.self, a.out, a.inplace,
+      [](auto tag, DType) {
+        using T = typename decltype(tag)::type;
+        return F<T>{};
+      },
+      a.self_name, a.out_name);
 }
 
 void check_castable_to(const OpInfo& op, const char* arg, const aclScalar& s, DType to) {
@@ -398,7 +407,7 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate,
                                         aclOpExecutor** executor) {
   return PACL_PHASE1(GeluV2, {
     const aclTensor& xt = b.input(x, "x");
-    const pacl::Args a{xt, b.output(y, "y"), false};
+    const pacl::Args a{xt, b.output(y, "y"), false, "x", "y"};
     if (approximate != 0 && approximate != 1)
       pacl::invalid("approximate must be 0 (none, the erf form) or 1 (tanh), got {}", approximate);
     if (approximate == 1) pacl::plan_plain<pacl::GeluTanhOp, pacl::kGeluV2>(b, a);
