@@ -83,9 +83,10 @@ struct GradSpec {
   DTypeMask out;            // accepted for the output
   bool same_dtype;          // the three dtypes must be equal (else promote, result castable to out)
   bool broadcast = true;    // gradOutput and x broadcast (else all three shapes are equal)
+  bool promoted_only = false;  // only the promoted dtype must be in `in`; inputs may be any compute dtype
 };
 
-constexpr GradSpec kGeluBackward{kF3, kF3, false};
+constexpr GradSpec kGeluBackward{kF3, kF3, false, true, true};  // CANN checks the promoted dtype only
 constexpr GradSpec kSiluBackward{kF3, kF3, true};
 constexpr GradSpec kSigmoidBackward{kF4, kF4, false};
 constexpr GradSpec kTanhBackward{kF4, kF4, true};
@@ -106,8 +107,13 @@ struct GradArgs {
 
 template <TypeSet Set, typename Make>
 void plan_grad(OpBuilder& b, const GradSpec& spec, const GradArgs& a, Make&& make) {
-  check_dtype_in(b.op(), "gradOutput", a.grad.dtype, spec.in);
-  check_dtype_in(b.op(), a.x_name, a.x.dtype, spec.in);
+  if (spec.promoted_only) {
+    check_dtype_supported(b.op(), "gradOutput", a.grad.dtype);
+    check_dtype_supported(b.op(), a.x_name, a.x.dtype);
+  } else {
+    check_dtype_in(b.op(), "gradOutput", a.grad.dtype, spec.in);
+    check_dtype_in(b.op(), a.x_name, a.x.dtype, spec.in);
+  }
   check_dtype_in(b.op(), a.out_name, a.out.dtype, spec.out);
   DType compute = a.grad.dtype;
   if (spec.same_dtype) {

@@ -50,4 +50,34 @@ void check_can_cast(DType from, const aclTensor& to, const char* to_name) {
     invalid("the result dtype {} cannot be cast to the dtype {} of {}", dtype_name(from), dtype_name(to.dtype), to_name);
 }
 
+template <size_t N>
+ElementwiseOperands<N> plan_operands(OpBuilder& b, DType compute, const aclTensor& out,
+                                     const std::array<EwInput, N>& inputs) {
+  ElementwiseOperands<N> r;
+  const DType arith = arithmetic_dtype(compute);
+  std::vector<Dims> strides;
+  strides.push_back(out.strides);
+  for (size_t k = 0; k < N; ++k) {
+    if (inputs[k].tensor) {
+      const aclTensor& t = *inputs[k].tensor;
+      const bool round = arith != compute && t.dtype != compute;
+      r.sources[k] = OperandSource{b.slot_of(t), t.dtype, round ? compute : DType::kUndefined};
+      strides.push_back(broadcast_strides(t, out.view));
+    } else {
+      const aclScalar& s = *inputs[k].scalar;
+      alignas(8) unsigned char in_compute[16] = {};
+      convert_strided(compute, in_compute, 1, s.dtype, s.bytes, 1, 1);
+      convert_strided(arith, r.constants[k].data(), 1, compute, in_compute, 1, 1);
+      r.sources[k] = OperandSource{-1, arith};
+      strides.push_back(Dims(out.view.size(), 0));
+    }
+  }
+  r.geometry = merge_dims(out.view, std::move(strides));
+  return r;
+}
+
+template ElementwiseOperands<1> plan_operands<1>(OpBuilder&, DType, const aclTensor&, const std::array<EwInput, 1>&);
+template ElementwiseOperands<2> plan_operands<2>(OpBuilder&, DType, const aclTensor&, const std::array<EwInput, 2>&);
+template ElementwiseOperands<3> plan_operands<3>(OpBuilder&, DType, const aclTensor&, const std::array<EwInput, 3>&);
+
 }  // namespace pacl

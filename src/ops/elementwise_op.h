@@ -99,10 +99,30 @@ decltype(auto) visit_arithmetic(DType t, F&& f) {
   }
 }
 
+// The functor-independent half of an elementwise plan: the merged geometry (operand 0 is out),
+// where each input comes from, and scalar inputs as constants of the arithmetic type of `compute`.
+template <size_t N>
+struct ElementwiseOperands {
+  Geometry geometry;
+  std::array<OperandSource, N> sources{};
+  std::array<std::array<unsigned char, 8>, N> constants{};
+};
+
+// Tensors and scalars are cast to `compute` first, then widened to its arithmetic type (PyTorch's
+// and CANN's order): a tensor of another dtype is rounded to a 16-bit compute dtype
+// (int32 2049 -> 2048 for float16), as a scalar is.
+template <size_t N>
+ElementwiseOperands<N> plan_operands(OpBuilder& b, DType compute, const aclTensor& out,
+                                     const std::array<EwInput, N>& inputs);
+extern template ElementwiseOperands<1> plan_operands<1>(OpBuilder&, DType, const aclTensor&,
+                                                        const std::array<EwInput, 1>&);
+extern template ElementwiseOperands<2> plan_operands<2>(OpBuilder&, DType, const aclTensor&,
+                                                        const std::array<EwInput, 2>&);
+extern template ElementwiseOperands<3> plan_operands<3>(OpBuilder&, DType, const aclTensor&,
+                                                        const std::array<EwInput, 3>&);
+
 // Plans `out = f(inputs...)` over the broadcast of the inputs, computed in `compute` (its
-// arithmetic type T); tensors and scalars are cast to `compute` first, then widened to T (PyTorch's
-// and CANN's order).
-// make_functor(type_tag<T>) returns the functor for T.
+// arithmetic type T). make_functor(type_tag<T>) returns the functor for T.
 template <size_t N, TypeSet Set = TypeSet::kAll, typename MakeFunctor>
 void plan_elementwise(OpBuilder& b, const std::string& name, DType compute, const aclTensor& out,
                       std::array<EwInput, N> inputs, MakeFunctor&& make_functor) {
@@ -110,40 +130,13 @@ void plan_elementwise(OpBuilder& b, const std::string& name, DType compute, cons
     b.set_kernel(nullptr);
     return;
   }
+  ElementwiseOperands<N> ops = plan_operands<N>(b, compute, out, inputs);
   visit_arithmetic<Set>(compute, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    std::vector<Dims> strides;
-    strides.push_back(out.strides);
-    std::array<OperandSource, N> src{};
-    std::array<T, N> constants{};
-    for (size_t k = 0; k < N; ++k) {
-      if (inputs[k].tensor) {
-        const aclTensor& t = *inputs[k].tensor;
-        // A tensor is cast to the compute dtype before computing, like a scalar: widened to float,
-        // an operand of another dtype is rounded to a 16-bit compute dtype (int32 2049 -> 2048).
-        const bool round = arithmetic_dtype(compute) != compute && t.dtype != compute;
-        src[k] = OperandSource{b.slot_of(t), t.dtype, round ? compute : DType::kUndefined};
-        strides.push_back(broadcast_strides(t, out.view));
-      } else {
-        const aclScalar& s = *inputs[k].scalar;
-        visit_dtype(compute, [&](auto ctag) {
-          using C = typename decltype(ctag)::type;
-          visit_dtype(s.dtype, [&](auto stag) {
-            using S = typename decltype(stag)::type;
-            S v;
-            std::memcpy(&v, s.bytes, sizeof(S));
-            constants[k] = convert_value<T>(convert_value<C>(v));
-          });
-        });
-        src[k] = OperandSource{-1, dtype_of<T>()};
-        strides.push_back(Dims(out.view.size(), 0));
-      }
-    }
-    Geometry g = merge_dims(out.view, std::move(strides));
     auto f = make_functor(tag);
-    const std::string kname = name + "<" + dtype_name(dtype_of<T>()) + ">";
-    auto k = std::make_shared<ElementwiseKernel<T, decltype(f), N>>(kname, f, std::move(g), b.slot_of(out), out.dtype,
-                                                                    src, constants);
+    auto k = std::make_shared<ElementwiseKernel<T, decltype(f), N>>(name + "<" + dtype_name(dtype_of<T>()) + ">", f,
+                                                                    std::move(ops.geometry), b.slot_of(out),
+                                                                    out.dtype, ops.sources, ops.constants.data());
     const uint64_t ws = k->workspace_bytes();
     b.set_kernel(std::move(k), ws);
   });
