@@ -29,7 +29,7 @@ Device& device() {
 }
 
 struct Vectors {
-  explicit Vectors(int64_t n) : n(n) {
+  explicit Vectors(int64_t count) : n(count) {
     const size_t bytes = static_cast<size_t>(n) * 4;
     for (void** p : {&a, &b, &c}) aclrtMalloc(p, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
     std::vector<float> h(static_cast<size_t>(n), 1.5f);
