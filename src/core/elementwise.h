@@ -20,6 +20,7 @@
 #include "core/executor.h"
 #include "core/meta.h"
 #include "core/parallel.h"
+#include "core/vector_math.h"
 
 namespace pacl {
 
