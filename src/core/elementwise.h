@@ -87,6 +87,13 @@ inline void apply_chunk(const F& f, R* __restrict out, const std::array<const T*
 
 }  // namespace detail
 
+// One scalar operand's value in the arithmetic type of a kernel; 8 bytes, aligned for any of them.
+struct alignas(8) ConstantSlot {
+  unsigned char bytes[8];
+  unsigned char* data() { return bytes; }
+  const unsigned char* data() const { return bytes; }
+};
+
 // The part of an elementwise kernel that depends on neither the compute type nor the functor:
 // the walk over merged rows, the split across threads, and the conversion of operands into and
 // out of the compute type. It is compiled once per arity (elementwise.cpp); each op instantiates
@@ -119,7 +126,7 @@ class ElementwiseDriver : public Kernel {
   DType out_dtype_;
   std::array<OperandSource, N> in_;
   DType t_, r_;  // compute and result types
-  std::array<std::array<unsigned char, 8>, N> constants_{};
+  std::array<ConstantSlot, N> constants_{};
   size_t out_buf_ = kNone;
   std::array<size_t, N> in_buf_{};
   size_t per_thread_ = 0;

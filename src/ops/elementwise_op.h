@@ -105,7 +105,7 @@ template <size_t N>
 struct ElementwiseOperands {
   Geometry geometry;
   std::array<OperandSource, N> sources{};
-  std::array<std::array<unsigned char, 8>, N> constants{};
+  std::array<ConstantSlot, N> constants{};
 };
 
 // Tensors and scalars are cast to `compute` first, then widened to its arithmetic type (PyTorch's
