@@ -123,6 +123,7 @@ int32_t run_phase2(const OpInfo& op, const char* api, void* workspace, uint64_t 
       invalid("executor was planned by aclnn{}GetWorkspaceSize and cannot be run by aclnn{}", e.op->name, op.name);
     check_workspace(e, workspace, workspaceSize);
     Stream& s = Runtime::get().stream(stream);
+    Kicker::get().pay();  // ops queued before this one start running
     ++e.runs;
     if (!e.kernel) return;
     struct Launch {

@@ -3,6 +3,7 @@
 
 #include "core/executor.h"
 #include "runtime/c_boundary.h"
+#include "runtime/stream.h"
 
 namespace pacl {
 
@@ -11,6 +12,7 @@ template <typename Plan>
 int32_t run_phase1(const OpInfo& op, const char* api, uint64_t* workspaceSize, aclOpExecutor** executor,
                    Plan&& plan) noexcept {
   return c_call(ApiFamily::kAclnn, api, [&] {
+    Kicker::get().pay();  // ops queued before this one run while it is planned
     if (!workspaceSize) throw NullArgument("argument 'workspaceSize' is null");
     if (!executor) throw NullArgument("argument 'executor' is null");
     auto e = std::make_unique<aclOpExecutor>();

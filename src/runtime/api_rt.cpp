@@ -333,6 +333,7 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
   return acl_call("aclrtQueryEvent", [&] {
     need(status, "status");
+    pacl::Kicker::get().pay();  // a polling host sees progress
     *status = rt().event(event)->completed() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   });
 }
@@ -340,6 +341,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
   return acl_call("aclrtQueryEventStatus", [&] {
     need(status, "status");
+    pacl::Kicker::get().pay();  // a polling host sees progress
     *status = rt().event(event)->completed() ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   });
 }
@@ -417,6 +419,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
   return acl_call("aclrtMemcpy", [&] {
     check_copy(dst, destMax, src, count, raw(kind));
+    pacl::Kicker::get().pay();  // queued work progresses while the host copies
     if (count) std::memmove(dst, src, count);
   });
 }

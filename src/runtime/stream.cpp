@@ -1,5 +1,7 @@
 #include "runtime/stream.h"
 
+#include <algorithm>
+
 #include "runtime/status.h"
 
 namespace pacl {
@@ -9,8 +11,10 @@ Stream::Stream(int device, bool is_default) : device_(device), is_default_(is_de
 }
 
 Stream::~Stream() {
+  Kicker::get().forget(this);
   {
     std::unique_lock<std::mutex> lock(mu_);
+    work_cv_.notify_one();
     done_cv_.wait(lock, [this] { return completed_ == enqueued_; });
     stop_ = true;
   }
@@ -19,16 +23,28 @@ Stream::~Stream() {
 }
 
 void Stream::enqueue(Task task) {
+  bool owe = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
     queue_.push_back(std::move(task));
     ++enqueued_;
+    if (worker_parked_ && !running_ && !wake_owed_) owe = wake_owed_ = true;
+  }
+  if (owe) Kicker::get().owe(this);
+}
+
+void Stream::wake() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!wake_owed_) return;
+    wake_owed_ = false;
+    if (queue_.empty() || running_ || !worker_parked_) return;
   }
   work_cv_.notify_one();
 }
 
 // Runs the next task with the lock released. Precondition: lock held, !running_, queue non-empty.
-bool Stream::run_one_locked(std::unique_lock<std::mutex>& lock) {
+void Stream::run_one_locked(std::unique_lock<std::mutex>& lock) {
   Task task = std::move(queue_.front());
   queue_.pop_front();
   running_ = true;
@@ -47,29 +63,35 @@ bool Stream::run_one_locked(std::unique_lock<std::mutex>& lock) {
   ++completed_;
   if (!failure.empty() && failure_.empty()) failure_ = std::move(failure);
   done_cv_.notify_all();
-  if (!queue_.empty()) work_cv_.notify_one();
-  return true;
 }
 
 void Stream::worker_loop() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    work_cv_.wait(lock, [this] { return stop_ || (!running_ && !queue_.empty()); });
+    if (!stop_ && (running_ || queue_.empty())) {
+      worker_parked_ = true;
+      work_cv_.wait(lock, [this] { return stop_ || (!running_ && !queue_.empty()); });
+      worker_parked_ = false;
+      wake_owed_ = false;
+    }
     if (stop_ && queue_.empty()) return;
     if (!running_ && !queue_.empty()) run_one_locked(lock);
   }
 }
 
 bool Stream::synchronize(int64_t timeout_ms) {
+  // Other streams' queued work progresses while this thread runs or waits for this stream's.
+  Kicker::get().pay(this);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
   std::unique_lock<std::mutex> lock(mu_);
   const uint64_t target = enqueued_;
   while (completed_ < target) {
-    // Only an unbounded wait may run tasks itself: a task can block (a callback, a wait on an
-    // event), and a bounded wait must return when its time is up.
-    if (timeout_ms < 0 && !running_ && !queue_.empty()) {
-      run_one_locked(lock);
-      continue;
+    if (!running_ && !queue_.empty()) {
+      if (timeout_ms < 0) {
+        run_one_locked(lock);
+        continue;
+      }
+      if (worker_parked_) work_cv_.notify_one();  // a bounded wait never runs tasks itself
     }
     if (timeout_ms < 0) {
       done_cv_.wait(lock);
@@ -77,17 +99,97 @@ bool Stream::synchronize(int64_t timeout_ms) {
       return false;
     }
   }
-  if (!failure_.empty()) {
-    std::string f = std::move(failure_);
-    failure_.clear();
-    throw RuntimeError(kAclRtInternal, "a task on the stream failed: " + f);
-  }
+  // Tasks enqueued while this thread ran the queue were not owed a wake (the queue was running).
+  bool owe = false;
+  if (queue_.empty()) wake_owed_ = false;
+  else if (worker_parked_ && !running_ && !wake_owed_) owe = wake_owed_ = true;
+  std::string failure = std::move(failure_);
+  failure_.clear();
+  lock.unlock();
+  if (owe) Kicker::get().owe(this);
+  if (!failure.empty()) throw RuntimeError(kAclRtInternal, "a task on the stream failed: " + failure);
   return true;
 }
 
-bool Stream::idle() const {
+bool Stream::idle() {
+  Kicker::get().pay();
   std::lock_guard<std::mutex> lock(mu_);
   return completed_ == enqueued_;
+}
+
+// ---- Kicker ----------------------------------------------------------------------------------------
+
+namespace {
+constexpr auto kTick = std::chrono::milliseconds(1);
+constexpr auto kTickerIdle = std::chrono::milliseconds(100);
+}  // namespace
+
+Kicker& Kicker::get() {
+  // Never destroyed: streams owned by static objects may still forget themselves at exit.
+  static Kicker* k = new Kicker;
+  return *k;
+}
+
+Kicker::Kicker() {
+  ticker_ = std::thread([this] { tick_loop(); });
+  ticker_.detach();
+}
+
+Kicker::~Kicker() = default;
+
+void Kicker::owe(Stream* s) {
+  std::lock_guard<std::mutex> lock(mu_);
+  last_owed_ = std::chrono::steady_clock::now();
+  if (!s->listed_) {
+    s->listed_ = true;
+    owed_streams_.push_back(s);
+    owed_.store(static_cast<int>(owed_streams_.size()), std::memory_order_release);
+  }
+  if (ticker_parked_) {
+    ticker_parked_ = false;
+    tick_cv_.notify_one();
+  }
+}
+
+void Kicker::forget(Stream* s) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!s->listed_) return;
+  s->listed_ = false;
+  owed_streams_.erase(std::find(owed_streams_.begin(), owed_streams_.end(), s));
+  owed_.store(static_cast<int>(owed_streams_.size()), std::memory_order_release);
+}
+
+void Kicker::pay_slow(const Stream* except) {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t kept = 0;
+  for (Stream* s : owed_streams_) {
+    if (s == except) {
+      owed_streams_[kept++] = s;
+      continue;
+    }
+    s->listed_ = false;
+    s->wake();
+  }
+  owed_streams_.resize(kept);
+  owed_.store(static_cast<int>(kept), std::memory_order_release);
+}
+
+void Kicker::tick_loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    if (owed_streams_.empty() && std::chrono::steady_clock::now() - last_owed_ > kTickerIdle) {
+      ticker_parked_ = true;
+      tick_cv_.wait(lock, [this] { return !ticker_parked_; });
+      continue;
+    }
+    tick_cv_.wait_for(lock, kTick);
+    for (Stream* s : owed_streams_) {
+      s->listed_ = false;
+      s->wake();
+    }
+    owed_streams_.clear();
+    owed_.store(0, std::memory_order_release);
+  }
 }
 
 uint64_t Event::begin_record() {
@@ -107,6 +209,7 @@ void Event::complete(uint64_t generation) {
 }
 
 bool Event::wait(uint64_t generation, int64_t timeout_ms) {
+  Kicker::get().pay();  // the recording stream's queued work must run
   std::unique_lock<std::mutex> lock(mu_);
   auto ready = [&] { return completed_ >= generation; };
   if (timeout_ms < 0) {

@@ -1,12 +1,26 @@
-// Streams and events. A stream is an in-order queue of tasks run asynchronously to the host by a
-// worker thread of its own. A thread that synchronizes without a timeout does not just wait: while
-// the worker is idle it runs the queued tasks itself, in order, so "enqueue then synchronize" costs
-// about as much as a plain call. Exactly one thread runs a stream's tasks at any time
-// (`running_`), which keeps the order. Events carry a generation count: recording bumps it and
-// enqueues a marker task; waiting on an event waits for the generation that was current at the
-// time of the wait.
+// Streams and events. A stream is an in-order queue of tasks run asynchronously to the host.
+//
+// Who runs a task. Exactly one thread runs a stream's tasks at any time (`running_`), which keeps
+// the order: either the stream's worker thread, or a host thread that synchronizes and finds the
+// worker not running — it then runs the queued tasks itself, so "enqueue, then synchronize" (what
+// nearly every CANN program does after each op) costs about as much as a plain call.
+//
+// When the worker wakes. Enqueueing does not wake a parked worker (a futex wake and a thread
+// racing the synchronizing host would cost more than a small op). Instead the stream owes a kick,
+// recorded with the Kicker, and the owed kicks are paid (the workers woken) at the first of:
+//   - the host's next op call (phase 1 or phase 2), blocking copy, event or stream query — so a
+//     program that queues several ops before synchronizing gets them running while it plans the next;
+//   - any blocking wait on another stream or on an event (a waiter never waits on unstarted work);
+//   - the Kicker's tick: while kicks were owed in the last 100 ms, a timer thread pays them every
+//     millisecond, so queued work starts within about 1 ms even if the host makes no pacl call.
+// A bounded synchronize (aclrtSynchronizeStreamWithTimeout) kicks and waits: a task may block, and
+// a bounded wait must return when its time is up, so it never runs tasks itself.
+//
+// Events carry a generation count: recording bumps it and enqueues a marker task; waiting on an
+// event waits for the generation that was current at the time of the wait.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -15,6 +29,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace pacl {
 
@@ -31,12 +46,15 @@ class Stream {
   // Waits until every task enqueued before the call has finished. timeout_ms < 0 waits forever.
   // Returns false on timeout. Throws RuntimeError if a task failed since the last synchronize.
   bool synchronize(int64_t timeout_ms = -1);
-  bool idle() const;
+  bool idle();  // pays owed kicks first, so a polling host sees progress
   int device() const { return device_; }
   bool is_default() const { return is_default_; }
 
+  // Wakes the worker if tasks are queued and nobody runs them (Kicker only).
+  void wake();
+
  private:
-  bool run_one_locked(std::unique_lock<std::mutex>& lock);
+  void run_one_locked(std::unique_lock<std::mutex>& lock);
   void worker_loop();
 
   int device_;
@@ -49,8 +67,38 @@ class Stream {
   uint64_t completed_ = 0;
   bool running_ = false;
   bool stop_ = false;
+  bool worker_parked_ = false;  // waiting in work_cv_
+  bool wake_owed_ = false;      // a wake is owed (the Kicker lists this stream)
+  bool listed_ = false;         // in the Kicker's list (guarded by the Kicker's mutex)
+  friend class Kicker;
   std::string failure_;  // first task failure since the last synchronize
   std::thread worker_;
+};
+
+// The owed worker wake-ups of all streams (see the note at the top).
+class Kicker {
+ public:
+  static Kicker& get();
+  void owe(Stream* s);        // s's worker is parked and s has queued work
+  void forget(Stream* s);     // s is being destroyed
+  // Pays every owed kick but `except`'s (cheap when none is owed: one atomic load).
+  void pay(const Stream* except = nullptr) {
+    if (owed_.load(std::memory_order_acquire) != 0) pay_slow(except);
+  }
+
+ private:
+  Kicker();
+  ~Kicker();
+  void pay_slow(const Stream* except);
+  void tick_loop();
+
+  std::mutex mu_;
+  std::condition_variable tick_cv_;
+  std::vector<Stream*> owed_streams_;
+  std::atomic<int> owed_{0};
+  bool ticker_parked_ = false;
+  std::chrono::steady_clock::time_point last_owed_{};
+  std::thread ticker_;
 };
 
 class Event {
