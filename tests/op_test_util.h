@@ -612,4 +612,41 @@ inline std::string writes_outside_view(const Tensor& t, const std::vector<uint8_
   return r;
 }
 
+// ---- running an op ------------------------------------------------------------------------------
+
+using Phase1Fn = std::function<aclnnStatus(uint64_t*, aclOpExecutor**)>;
+using Phase2Fn = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+
+// Phase 1, a device workspace of exactly the size it returned, phase 2, synchronize. Returns the
+// first failing status; *workspace_size (when given) receives the size phase 1 returned.
+inline aclnnStatus run_two_phase(const Phase1Fn& p1, Phase2Fn p2, uint64_t* workspace_size = nullptr) {
+  uint64_t ws_size = 0;
+  aclOpExecutor* ex = nullptr;
+  aclnnStatus st = p1(&ws_size, &ex);
+  if (workspace_size) *workspace_size = ws_size;
+  if (st != ACL_SUCCESS) return st;
+  void* ws = nullptr;
+  if (ws_size && aclrtMalloc(&ws, ws_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return -1;
+  st = p2(ws, ws_size, ex, stream());
+  if (st == ACL_SUCCESS) st = aclrtSynchronizeStream(stream());
+  if (ws) aclrtFree(ws);
+  return st;
+}
+
+// Phase 1 must fail with `code`, and aclGetRecentErrMsg() must contain `mention` (when not null).
+inline void expect_phase1_error(const std::string& repro, aclnnStatus code, const char* mention, const Phase1Fn& p1) {
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  const aclnnStatus st = p1(&ws, &ex);
+  EXPECT_EQ(st, code) << repro;
+  if (st == ACL_SUCCESS) {
+    aclDestroyAclOpExecutor(ex);
+    return;
+  }
+  const std::string msg = aclGetRecentErrMsg();
+  if (mention) {
+    EXPECT_NE(msg.find(mention), std::string::npos) << repro << ": message does not name '" << mention << "': " << msg;
+  }
+}
+
 }  // namespace optest

@@ -9,16 +9,35 @@
 
 namespace pacl {
 
-const aclTensor& OpBuilder::add(const aclTensor* t, const char* name, bool is_output) {
-  const aclTensor& ref = live(t, name);
-  e_.slots.push_back(TensorSlot{const_cast<aclTensor*>(t), name, is_output, ref.view, ref.strides, ref.offset, ref.dtype});
+const aclTensor& OpBuilder::add(const aclTensor* t, std::string name, bool is_output) {
+  const aclTensor& ref = live(t, name.c_str());
+  e_.slots.push_back(
+      TensorSlot{const_cast<aclTensor*>(t), std::move(name), is_output, ref.view, ref.strides, ref.offset, ref.dtype});
   return ref;
+}
+
+std::vector<const aclTensor*> OpBuilder::add_list(const aclTensorList* l, const char* name, bool is_output) {
+  const aclTensorList& list = live(l, name);
+  std::vector<const aclTensor*> r;
+  r.reserve(list.items.size());
+  for (size_t i = 0; i < list.items.size(); ++i)
+    r.push_back(&add(list.items[i], fmt::format("{}[{}]", name, i), is_output));
+  return r;
 }
 
 const aclTensor& OpBuilder::input(const aclTensor* t, const char* name) { return add(t, name, false); }
 const aclTensor& OpBuilder::output(const aclTensor* t, const char* name) { return add(t, name, true); }
 const aclScalar& OpBuilder::scalar(const aclScalar* s, const char* name) { return live(s, name); }
 const aclIntArray& OpBuilder::int_array(const aclIntArray* a, const char* name) { return live(a, name); }
+const aclFloatArray& OpBuilder::float_array(const aclFloatArray* a, const char* name) { return live(a, name); }
+const aclBoolArray& OpBuilder::bool_array(const aclBoolArray* a, const char* name) { return live(a, name); }
+const aclScalarList& OpBuilder::scalar_list(const aclScalarList* l, const char* name) { return live(l, name); }
+std::vector<const aclTensor*> OpBuilder::input_list(const aclTensorList* l, const char* name) {
+  return add_list(l, name, false);
+}
+std::vector<const aclTensor*> OpBuilder::output_list(const aclTensorList* l, const char* name) {
+  return add_list(l, name, true);
+}
 
 int OpBuilder::slot_of(const aclTensor& t) const {
   for (size_t i = 0; i < e_.slots.size(); ++i)

@@ -33,7 +33,7 @@ class Kernel {
 
 struct TensorSlot {
   aclTensor* tensor;
-  const char* name;  // parameter name, for messages
+  std::string name;  // parameter name ("self", "tensors[2]"), for messages
   bool is_output;
   // The description the kernel was planned for; phase 2 rejects a tensor that no longer matches.
   Dims view, strides;
@@ -66,6 +66,15 @@ class OpBuilder {
   const aclTensor& inout(const aclTensor* t, const char* name) { return output(t, name); }
   const aclScalar& scalar(const aclScalar* s, const char* name);
   const aclIntArray& int_array(const aclIntArray* a, const char* name);
+  const aclFloatArray& float_array(const aclFloatArray* a, const char* name);
+  const aclBoolArray& bool_array(const aclBoolArray* a, const char* name);
+  const aclScalarList& scalar_list(const aclScalarList* l, const char* name);
+  // Every element of a tensor list as an input (output) slot named "<name>[i]"; a null list or a
+  // null element is a NullArgument naming it.
+  std::vector<const aclTensor*> input_list(const aclTensorList* l, const char* name);
+  std::vector<const aclTensor*> output_list(const aclTensorList* l, const char* name);
+  // Slot index of the i-th tensor added (slot order = the order tensors were added).
+  int slot_count() const { return static_cast<int>(e_.slots.size()); }
   int slot_of(const aclTensor& t) const;  // index of t among the slots; -1 if absent
   void set_kernel(std::shared_ptr<const Kernel> k, uint64_t workspace_bytes = 0);
   // The kernel and workspace set so far (lets an op wrap the kernel a shared planner built).
@@ -74,7 +83,8 @@ class OpBuilder {
   const OpInfo& op() const { return *e_.op; }
 
  private:
-  const aclTensor& add(const aclTensor* t, const char* name, bool is_output);
+  const aclTensor& add(const aclTensor* t, std::string name, bool is_output);
+  std::vector<const aclTensor*> add_list(const aclTensorList* l, const char* name, bool is_output);
   aclOpExecutor& e_;
 };
 

@@ -104,6 +104,9 @@ const aclTensor& live(const aclTensor* t, const char* what) { return live_impl(t
 const aclScalar& live(const aclScalar* s, const char* what) { return live_impl(s, Magic::kScalar, what); }
 const aclIntArray& live(const aclIntArray* a, const char* what) { return live_impl(a, Magic::kIntArray, what); }
 const aclTensorList& live(const aclTensorList* l, const char* what) { return live_impl(l, Magic::kTensorList, what); }
+const aclFloatArray& live(const aclFloatArray* a, const char* what) { return live_impl(a, Magic::kFloatArray, what); }
+const aclBoolArray& live(const aclBoolArray* a, const char* what) { return live_impl(a, Magic::kBoolArray, what); }
+const aclScalarList& live(const aclScalarList* l, const char* what) { return live_impl(l, Magic::kScalarList, what); }
 
 void init_tensor(aclTensor& t, const int64_t* viewDims, uint64_t viewDimsNum, int32_t dataType, const int64_t* stride,
                  int64_t offset, int32_t format, const int64_t* storageDims, uint64_t storageDimsNum, void* data) {

@@ -101,5 +101,8 @@ const aclTensor& live(const aclTensor* t, const char* what);
 const aclScalar& live(const aclScalar* s, const char* what);
 const aclIntArray& live(const aclIntArray* a, const char* what);
 const aclTensorList& live(const aclTensorList* l, const char* what);
+const aclFloatArray& live(const aclFloatArray* a, const char* what);
+const aclBoolArray& live(const aclBoolArray* a, const char* what);
+const aclScalarList& live(const aclScalarList* l, const char* what);
 
 }  // namespace pacl

@@ -40,9 +40,9 @@ void check_rank(const aclTensor& t, const char* arg, int64_t max_rank) {
   if (t.dim() > max_rank) invalid("{} has {} dims ({}); at most {} are supported", arg, t.dim(), t.describe(), max_rank);
 }
 
-void check_shape_equals(const aclTensor& t, const char* arg, const Dims& expected) {
+void check_shape_equals(const aclTensor& t, const char* arg, const Dims& expected, const char* expected_what) {
   if (t.view != expected)
-    invalid("{} has shape {}, expected the broadcast shape {}", arg, dims_str(t.view), dims_str(expected));
+    invalid("{} has shape {}, expected {} {}", arg, dims_str(t.view), expected_what, dims_str(expected));
 }
 
 void check_can_cast(DType from, const aclTensor& to, const char* to_name) {

@@ -40,7 +40,8 @@ void check_dtype_in(const OpInfo& op, const char* arg, DType t, DTypeMask allowe
 // The ten dtypes CANN's elementwise ops accept (complex is "not supported here" in pacl).
 void check_dtype_supported(const OpInfo& op, const char* arg, DType t);
 void check_rank(const aclTensor& t, const char* arg, int64_t max_rank = kMaxElementwiseRank);
-void check_shape_equals(const aclTensor& t, const char* arg, const Dims& expected);
+void check_shape_equals(const aclTensor& t, const char* arg, const Dims& expected,
+                        const char* expected_what = "the broadcast shape");
 void check_can_cast(DType from, const aclTensor& to, const char* to_name);
 
 // Storage type a compute dtype is computed in: 16-bit floats compute in float.
