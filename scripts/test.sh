@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds pacl with warnings as errors and runs the whole test suite, then runs it again built with
-# AddressSanitizer + UndefinedBehaviorSanitizer. Installs what it needs on Debian 12 first.
+# Builds pacl with warnings as errors and runs the whole test suite, then the op tests and examples
+# under the contract checker (PACL_CHECK=2, fatal), then the suite again built with AddressSanitizer
+# + UndefinedBehaviorSanitizer, then the concurrency suites under ThreadSanitizer. Installs what it
+# needs on Debian 12 first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -9,6 +11,12 @@ jobs=$(nproc)
 cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPACL_WERROR=ON > /dev/null
 cmake --build build-test -j "$jobs"
 (cd build-test && ctest -j "$jobs" --output-on-failure)
+
+# The op tests, examples and CANN-style programs again under the contract checker at its strictest
+# level, with the first report fatal: pacl's own correct programs must draw no report. (The runtime
+# and executor suites misuse the API on purpose to test its answers; test_checker sets its own mode.)
+(cd build-test && PACL_CHECK=2 PACL_CHECK_FATAL=1 ctest -j "$jobs" --output-on-failure \
+   -LE '^test_(runtime|executor|checker)$' -E '^checker_fatal_and_log$')
 
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPACL_WERROR=ON \
       -DPACL_SANITIZE='address;undefined' > /dev/null

@@ -6,6 +6,7 @@
 #include "core/executor.h"
 #include "core/registry_live.h"
 #include "runtime/c_boundary.h"
+#include "runtime/observer.h"
 
 using pacl::LiveObjects;
 using pacl::Magic;
@@ -17,7 +18,15 @@ using pacl::nn_call;
 template <typename T>
 T* make_live(T* obj) {
   LiveObjects::get().add(obj, obj->magic);
+  if (pacl::Observer* o = pacl::observer()) o->object_created(obj, pacl::magic_name(obj->magic), nullptr);
   return obj;
+}
+
+// Removes a live object from the registry, telling the checker; false if it was not live.
+bool unregister(const void* obj, Magic kind, const char* api) {
+  if (LiveObjects::get().kind_of(obj) != kind) return false;
+  if (pacl::Observer* o = pacl::observer()) o->object_destroying(obj, pacl::magic_name(kind), api);
+  return LiveObjects::get().remove(obj, kind);
 }
 
 // Destroys a live object of kind `kind`; nullptr is fine.
@@ -25,7 +34,7 @@ template <typename T>
 aclnnStatus destroy(const char* api, const T* obj, Magic kind) {
   return nn_call(api, [&] {
     if (!obj) return;
-    if (!LiveObjects::get().remove(obj, kind))
+    if (!unregister(obj, kind, api))
       pacl::invalid("{} is not a live {} (already destroyed, or never created)", static_cast<const void*>(obj),
                     pacl::magic_name(kind));
     delete obj;
@@ -163,10 +172,10 @@ aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) {
 aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
   return nn_call("aclDestroyTensorList", [&] {
     if (!array) return;
-    if (!LiveObjects::get().remove(array, Magic::kTensorList))
+    if (!unregister(array, Magic::kTensorList, "aclDestroyTensorList"))
       pacl::invalid("{} is not a live aclTensorList (already destroyed, or never created)", static_cast<const void*>(array));
     for (aclTensor* t : array->items)
-      if (t && LiveObjects::get().remove(t, Magic::kTensor)) delete t;
+      if (t && unregister(t, Magic::kTensor, "aclDestroyTensorList")) delete t;
     delete array;
   });
 }
@@ -174,10 +183,10 @@ aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
 aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
   return nn_call("aclDestroyScalarList", [&] {
     if (!array) return;
-    if (!LiveObjects::get().remove(array, Magic::kScalarList))
+    if (!unregister(array, Magic::kScalarList, "aclDestroyScalarList"))
       pacl::invalid("{} is not a live aclScalarList (already destroyed, or never created)", static_cast<const void*>(array));
     for (aclScalar* s : array->items)
-      if (s && LiveObjects::get().remove(s, Magic::kScalar)) delete s;
+      if (s && unregister(s, Magic::kScalar, "aclDestroyScalarList")) delete s;
     delete array;
   });
 }

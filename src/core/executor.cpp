@@ -5,6 +5,7 @@
 #include "aclnn/acl_meta.h"
 #include "core/phase.h"
 #include "core/registry_live.h"
+#include "runtime/observer.h"
 #include "runtime/runtime.h"
 
 namespace pacl {
@@ -12,7 +13,8 @@ namespace pacl {
 const aclTensor& OpBuilder::add(const aclTensor* t, std::string name, bool is_output) {
   const aclTensor& ref = live(t, name.c_str());
   e_.slots.push_back(
-      TensorSlot{const_cast<aclTensor*>(t), std::move(name), is_output, ref.view, ref.strides, ref.offset, ref.dtype});
+      TensorSlot{const_cast<aclTensor*>(t), std::move(name), is_output, ref.view, ref.strides, ref.offset, ref.dtype,
+                 ref.format});
   return ref;
 }
 
@@ -53,6 +55,7 @@ void OpBuilder::set_kernel(std::shared_ptr<const Kernel> k, uint64_t workspace_b
 aclOpExecutor* publish_executor(std::unique_ptr<aclOpExecutor> e) {
   aclOpExecutor* raw = e.release();
   LiveObjects::get().add(raw, Magic::kExecutor);
+  if (Observer* o = observer()) o->object_created(raw, "aclOpExecutor", nullptr);
   return raw;
 }
 
@@ -65,7 +68,9 @@ aclOpExecutor& live_executor(aclOpExecutor* ex, int null_code) {
   return *ex;
 }
 
-void destroy_executor(aclOpExecutor* ex) {
+void destroy_executor(aclOpExecutor* ex, const char* api) {
+  if (LiveObjects::get().kind_of(ex) != Magic::kExecutor) return;
+  if (Observer* o = observer()) o->object_destroying(ex, "aclOpExecutor", api);
   if (LiveObjects::get().remove(ex, Magic::kExecutor)) delete ex;
 }
 
@@ -76,14 +81,24 @@ void* resolve(const OpInfo& op, const TensorSlot& s) {
   if (LiveObjects::get().kind_of(s.tensor) != Magic::kTensor)
     invalid("tensor '{}' of aclnn{} was destroyed between phase 1 and phase 2", s.name, op.name);
   const aclTensor& t = *s.tensor;
-  if (t.view != s.view || t.strides != s.strides || t.offset != s.offset || t.dtype != s.dtype) {
+  if (t.view != s.view || t.strides != s.strides || t.offset != s.offset || t.dtype != s.dtype ||
+      t.format != s.format) {
     aclTensor planned;
     planned.view = s.view;
     planned.strides = s.strides;
     planned.offset = s.offset;
     planned.dtype = s.dtype;
-    invalid("tensor '{}' changed since phase 1 (planned as {}, now {}): run aclnn{}GetWorkspaceSize again", s.name,
-            planned.describe(), t.describe(), op.name);
+    planned.format = s.format;
+    const std::string msg =
+        fmt::format("tensor '{}' changed since phase 1 (planned as {}, now {}): run aclnn{}GetWorkspaceSize again",
+                    s.name, planned.describe(), t.describe(), op.name);
+    if (Observer* o = observer())
+      o->contract_error("executor-misuse", fmt::format("aclnn{}", op.name).c_str(), msg,
+                        fmt::format("call aclnn{}GetWorkspaceSize again after changing a tensor's shape, strides, "
+                                    "offset, dtype or format (aclInitTensor); an executor is planned for the "
+                                    "tensors as they were",
+                                    op.name));
+    invalid("{}", msg);
   }
   if (t.numel() == 0) return t.first();
   if (!t.data) invalid("tensor '{}' ({}) has no data address", s.name, t.describe());
@@ -125,6 +140,38 @@ void check_workspace(const aclOpExecutor& e, void* workspace, uint64_t size) {
             a.base + a.usable - reinterpret_cast<uintptr_t>(workspace), need);
 }
 
+// What a launch reads and writes, for the checker: each bound tensor's view (outputs written,
+// inputs read) and the booked workspace (read and written).
+std::vector<MemAccess> launch_accesses(const OpInfo& op, const aclOpExecutor& e, void* workspace) {
+  std::vector<MemAccess> acc;
+  for (const TensorSlot& slot : e.slots) {
+    const aclTensor& t = *slot.tensor;
+    if (t.numel() == 0 || !t.data) continue;
+    int64_t lo, hi;
+    t.byte_extent(&lo, &hi);
+    MemAccess a;
+    a.lo = reinterpret_cast<uintptr_t>(t.data) + static_cast<uintptr_t>(lo);
+    a.hi = reinterpret_cast<uintptr_t>(t.data) + static_cast<uintptr_t>(hi);
+    a.read = !slot.is_output;
+    a.write = slot.is_output;
+    a.what = fmt::format("aclnn{} argument '{}' ({})", op.name, slot.name, t.describe());
+    a.object = slot.tensor;
+    a.elem_size = t.elem_size();  // strides are never negative, so element [0..0] is at a.lo
+    a.dims = t.view;
+    a.strides = t.strides;
+    acc.push_back(std::move(a));
+  }
+  if (e.workspace_size && workspace) {
+    MemAccess w;
+    w.lo = reinterpret_cast<uintptr_t>(workspace);
+    w.hi = w.lo + e.workspace_size;
+    w.read = w.write = true;
+    w.what = fmt::format("aclnn{} workspace ({} bytes)", op.name, e.workspace_size);
+    acc.push_back(std::move(w));
+  }
+  return acc;
+}
+
 }  // namespace
 
 int32_t run_phase2(const OpInfo& op, const char* api, void* workspace, uint64_t workspaceSize,
@@ -135,7 +182,7 @@ int32_t run_phase2(const OpInfo& op, const char* api, void* workspace, uint64_t 
     struct Consume {
       aclOpExecutor* e;
       ~Consume() {
-        if (e && !e->repeatable) destroy_executor(e);
+        if (e && !e->repeatable) destroy_executor(e, nullptr);  // consumed by its launch
       }
     } consume{&e};
     if (e.op != &op)
@@ -155,7 +202,13 @@ int32_t run_phase2(const OpInfo& op, const char* api, void* workspace, uint64_t 
     launch->workspace = e.workspace_size ? workspace : nullptr;
     launch->data.reserve(e.slots.size());
     for (const TensorSlot& slot : e.slots) launch->data.push_back(resolve(op, slot));
-    s.enqueue([launch] { launch->kernel->run(launch->data.data(), launch->workspace); });
+    const uint64_t seq = s.enqueue([launch] { launch->kernel->run(launch->data.data(), launch->workspace); });
+    if (Observer* o = observer()) {
+      o->enqueued(s, seq, api, launch_accesses(op, e, workspace));
+      std::vector<const void*> tensors;
+      for (const TensorSlot& slot : e.slots) tensors.push_back(slot.tensor);
+      o->executor_launched(&e, op.name, e.repeatable, s, seq, tensors);
+    }
   });
 }
 
@@ -215,7 +268,7 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
   return nn_call("aclDestroyAclOpExecutor", [&] {
     if (!executor) return;
     pacl::live_executor(executor, pacl::kAclnnInnerNullptr);
-    pacl::destroy_executor(executor);
+    pacl::destroy_executor(executor, "aclDestroyAclOpExecutor");
   });
 }
 

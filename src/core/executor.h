@@ -39,6 +39,7 @@ struct TensorSlot {
   Dims view, strides;
   int64_t offset;
   DType dtype;
+  int32_t format;
 };
 
 }  // namespace pacl
@@ -92,6 +93,7 @@ class OpBuilder {
 aclOpExecutor* publish_executor(std::unique_ptr<aclOpExecutor> e);
 // Throws unless ex is a live executor (null -> NullArgument with `null_code`).
 aclOpExecutor& live_executor(aclOpExecutor* ex, int null_code);
-void destroy_executor(aclOpExecutor* ex);
+// Unregisters and frees an executor; api: the user's destroy call, or nullptr when phase 2 consumes it.
+void destroy_executor(aclOpExecutor* ex, const char* api);
 
 }  // namespace pacl

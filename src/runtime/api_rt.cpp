@@ -8,6 +8,7 @@
 
 #include "acl/acl_rt.h"
 #include "runtime/c_boundary.h"
+#include "runtime/observer.h"
 #include "runtime/runtime.h"
 
 using pacl::acl_call;
@@ -17,6 +18,35 @@ using pacl::Runtime;
 namespace {
 
 Runtime& rt() { return Runtime::get(); }
+using pacl::MemAccess;
+using pacl::observer;
+
+// The byte range [p, p + n) as an access (what: "<api> <arg>").
+MemAccess access(const void* p, size_t n, bool read, bool write, const char* api, const char* arg) {
+  MemAccess a;
+  a.lo = reinterpret_cast<uintptr_t>(p);
+  a.hi = a.lo + n;
+  a.read = read;
+  a.write = write;
+  a.what = std::string(api) + " " + arg;
+  return a;
+}
+// Rows of a 2-D copy: `height` rows of `width` bytes, `pitch` bytes apart.
+MemAccess access_2d(const void* p, size_t pitch, size_t width, size_t height, bool read, bool write, const char* api,
+                    const char* arg) {
+  MemAccess a = access(p, height ? pitch * (height - 1) + width : 0, read, write, api, arg);
+  a.elem_size = 1;
+  a.dims = {static_cast<int64_t>(height), static_cast<int64_t>(width)};
+  a.strides = {static_cast<int64_t>(pitch), 1};
+  return a;
+}
+// Synchronizes s and tells the checker what the host now knows.
+bool sync_stream(pacl::Stream& s, int64_t timeout_ms) {
+  const uint64_t target = s.enqueued_count();
+  if (!s.synchronize(timeout_ms)) return false;
+  if (pacl::Observer* o = observer()) o->host_synced(s, target);
+  return true;
+}
 
 // The raw value of an enum argument. A caller may pass any integer; reading it as the enum type
 // would be undefined behaviour for values outside the enumerators, so it is read as bytes.
@@ -105,6 +135,11 @@ aclError do_malloc(const char* api, void** devPtr, size_t size, bool pad) {
                      "by PACL_DEVICE_MEMORY)",
                      rt().current_context().device, size, rt().device_capacity());
     *devPtr = rt().malloc_device(size, malloc_usable(size, pad));
+    if (pacl::Observer* o = observer()) {
+      pacl::Allocation a;
+      rt().device_of(*devPtr, &a);
+      o->device_allocated(a, api);
+    }
   });
 }
 
@@ -121,11 +156,13 @@ aclError aclInit(const char* configPath) {
                           fmt::format("config file '{}' does not exist or is not a regular file", configPath));
     }
     if (int rc = rt().init()) throw pacl::Error(pacl::kAclnnInvalid, rc, "aclInit was already called (call aclFinalize first)");
+    pacl::install_observer_once(configPath);
   });
 }
 
 aclError aclFinalize() {
   return acl_call("aclFinalize", [&] {
+    if (pacl::Observer* o = observer(); o && rt().initialized()) o->finalizing();
     if (int rc = rt().finalize()) throw pacl::Error(pacl::kAclnnInvalid, rc, "aclFinalize without a matching aclInit");
   });
 }
@@ -192,7 +229,7 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
   return acl_call("aclrtSynchronizeDevice", [&] {
     if (timeout < -1) bad_param("timeout {} ms is invalid (-1 waits forever)", timeout);
     for (pacl::Stream* s : rt().streams_of_device(rt().current_context().device))
-      if (!s->synchronize(timeout))
+      if (!sync_stream(*s, timeout))
         pacl::rt_error(pacl::kAclRtStreamSyncTimeout, "device work did not finish within {} ms", timeout);
   });
 }
@@ -237,6 +274,7 @@ aclError aclrtCreateStream(aclrtStream* stream) {
   return acl_call("aclrtCreateStream", [&] {
     need(stream, "stream");
     *stream = rt().create_stream();
+    if (pacl::Observer* o = observer()) o->stream_created(*static_cast<pacl::Stream*>(*stream), "aclrtCreateStream");
   });
 }
 
@@ -246,12 +284,16 @@ aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uin
     if (priority > 7) bad_param("priority {} is out of range [0, 7]", priority);
     (void)flag;
     *stream = rt().create_stream();
+    if (pacl::Observer* o = observer())
+      o->stream_created(*static_cast<pacl::Stream*>(*stream), "aclrtCreateStreamWithConfig");
   });
 }
 
 aclError aclrtDestroyStream(aclrtStream stream) {
   return acl_call("aclrtDestroyStream", [&] {
     need(stream, "stream");
+    if (pacl::Observer* o = observer(); o && rt().is_stream(stream))
+      o->stream_destroying(*static_cast<pacl::Stream*>(stream), "aclrtDestroyStream");
     rt().destroy_stream(static_cast<pacl::Stream*>(stream));
   });
 }
@@ -259,13 +301,13 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 aclError aclrtDestroyStreamForce(aclrtStream stream) { return aclrtDestroyStream(stream); }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
-  return acl_call("aclrtSynchronizeStream", [&] { rt().stream(stream).synchronize(); });
+  return acl_call("aclrtSynchronizeStream", [&] { sync_stream(rt().stream(stream), -1); });
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
   return acl_call("aclrtSynchronizeStreamWithTimeout", [&] {
     if (timeout < -1) bad_param("timeout {} ms is invalid (-1 waits forever)", timeout);
-    if (!rt().stream(stream).synchronize(timeout))
+    if (!sync_stream(rt().stream(stream), timeout))
       pacl::rt_error(pacl::kAclRtStreamSyncTimeout, "stream work did not finish within {} ms", timeout);
   });
 }
@@ -273,7 +315,11 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
   return acl_call("aclrtStreamQuery", [&] {
     need(status, "status");
-    *status = rt().stream(stream).idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    pacl::Stream& s = rt().stream(stream);
+    const uint64_t target = s.enqueued_count();
+    const bool idle = s.idle();
+    if (pacl::Observer* o = observer(); o && idle) o->host_synced(s, target);
+    *status = idle ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
   });
 }
 
@@ -282,6 +328,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     std::shared_ptr<pacl::Event> e = rt().event(event);
     pacl::Stream& s = rt().stream(stream);
     const uint64_t gen = e->recorded_generation();
+    if (pacl::Observer* o = observer()) o->stream_waited(s, *e);
     if (gen == 0) return;  // never recorded: nothing to wait for
     s.enqueue([e, gen] { e->wait(gen, -1); });
   });
@@ -302,6 +349,7 @@ aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
   return acl_call("aclrtCreateEventWithFlag", [&] {
     need(event, "event");
     *event = rt().create_event(flag);
+    if (pacl::Observer* o = observer()) o->event_created(*static_cast<pacl::Event*>(*event), "aclrtCreateEventWithFlag");
   });
 }
 
@@ -310,6 +358,7 @@ aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) { return a
 aclError aclrtDestroyEvent(aclrtEvent event) {
   return acl_call("aclrtDestroyEvent", [&] {
     need(event, "event");
+    if (pacl::Observer* o = observer()) o->event_destroying(*rt().event(event), "aclrtDestroyEvent");
     rt().destroy_event(static_cast<pacl::Event*>(event));
   });
 }
@@ -319,7 +368,8 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     std::shared_ptr<pacl::Event> e = rt().event(event);
     pacl::Stream& s = rt().stream(stream);
     const uint64_t gen = e->begin_record();
-    s.enqueue([e, gen] { e->complete(gen); });
+    const uint64_t seq = s.enqueue([e, gen] { e->complete(gen); });
+    if (pacl::Observer* o = observer()) o->event_recorded(*e, s, seq);
   });
 }
 
@@ -334,7 +384,10 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
   return acl_call("aclrtQueryEvent", [&] {
     need(status, "status");
     pacl::Kicker::get().pay();  // a polling host sees progress
-    *status = rt().event(event)->completed() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    std::shared_ptr<pacl::Event> e = rt().event(event);
+    const bool done = e->completed();
+    if (pacl::Observer* o = observer(); o && done) o->host_synced_event(*e);
+    *status = done ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   });
 }
 
@@ -342,7 +395,10 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
   return acl_call("aclrtQueryEventStatus", [&] {
     need(status, "status");
     pacl::Kicker::get().pay();  // a polling host sees progress
-    *status = rt().event(event)->completed() ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    std::shared_ptr<pacl::Event> e = rt().event(event);
+    const bool done = e->completed();
+    if (pacl::Observer* o = observer(); o && done) o->host_synced_event(*e);
+    *status = done ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   });
 }
 
@@ -354,6 +410,7 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
     std::shared_ptr<pacl::Event> e = rt().event(event);
     if (!e->wait(e->recorded_generation(), timeout))
       pacl::rt_error(pacl::kAclRtEventSyncTimeout, "event did not complete within {} ms", timeout);
+    if (pacl::Observer* o = observer()) o->host_synced_event(*e);
   });
 }
 
@@ -386,6 +443,9 @@ aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy, ac
 aclError aclrtFree(void* devPtr) {
   return acl_call("aclrtFree", [&] {
     need(devPtr, "devPtr");
+    pacl::Allocation a;
+    if (pacl::Observer* o = observer(); o && rt().device_of(devPtr, &a) >= 0 && a.base == reinterpret_cast<uintptr_t>(devPtr))
+      o->device_freeing(a, "aclrtFree");
     rt().free_device(devPtr);
   });
 }
@@ -395,12 +455,14 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
     need(hostPtr, "hostPtr");
     if (size == 0) bad_param("size is 0");
     *hostPtr = rt().malloc_host(size);
+    if (pacl::Observer* o = observer()) o->host_allocated(*hostPtr, size, "aclrtMallocHost");
   });
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
   return acl_call("aclrtFreeHost", [&] {
     need(hostPtr, "hostPtr");
+    if (pacl::Observer* o = observer(); o && rt().is_host_registered(hostPtr)) o->host_freeing(hostPtr, "aclrtFreeHost");
     rt().free_host(hostPtr);
   });
 }
@@ -420,6 +482,9 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
   return acl_call("aclrtMemcpy", [&] {
     check_copy(dst, destMax, src, count, raw(kind));
     pacl::Kicker::get().pay();  // queued work progresses while the host copies
+    if (pacl::Observer* o = observer(); o && count)
+      o->host_access("aclrtMemcpy", {access(dst, count, false, true, "aclrtMemcpy", "dst"),
+                                     access(src, count, true, false, "aclrtMemcpy", "src")});
     if (count) std::memmove(dst, src, count);
   });
 }
@@ -429,7 +494,12 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
   return acl_call("aclrtMemcpyAsync", [&] {
     check_copy(dst, destMax, src, count, raw(kind));
     pacl::Stream& s = rt().stream(stream);
-    if (count) s.enqueue([dst, src, count] { std::memmove(dst, src, count); });
+    if (!count) return;
+    const uint64_t seq = s.enqueue([dst, src, count] { std::memmove(dst, src, count); });
+    if (pacl::Observer* o = observer())
+      o->enqueued(s, seq, "aclrtMemcpyAsync",
+                  {access(dst, count, false, true, "aclrtMemcpyAsync", "dst"),
+                   access(src, count, true, false, "aclrtMemcpyAsync", "src")});
   });
 }
 
@@ -458,6 +528,9 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
                        aclrtMemcpyKind kind) {
   return acl_call("aclrtMemcpy2d", [&] {
     check_copy_2d(dst, dpitch, src, spitch, width, height, raw(kind));
+    if (pacl::Observer* o = observer(); o && width && height)
+      o->host_access("aclrtMemcpy2d", {access_2d(dst, dpitch, width, height, false, true, "aclrtMemcpy2d", "dst"),
+                                       access_2d(src, spitch, width, height, true, false, "aclrtMemcpy2d", "src")});
     copy_2d(dst, dpitch, src, spitch, width, height);
   });
 }
@@ -466,7 +539,12 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
                             aclrtMemcpyKind kind, aclrtStream stream) {
   return acl_call("aclrtMemcpy2dAsync", [&] {
     check_copy_2d(dst, dpitch, src, spitch, width, height, raw(kind));
-    rt().stream(stream).enqueue([=] { copy_2d(dst, dpitch, src, spitch, width, height); });
+    pacl::Stream& s = rt().stream(stream);
+    const uint64_t seq = s.enqueue([=] { copy_2d(dst, dpitch, src, spitch, width, height); });
+    if (pacl::Observer* o = observer(); o && width && height)
+      o->enqueued(s, seq, "aclrtMemcpy2dAsync",
+                  {access_2d(dst, dpitch, width, height, false, true, "aclrtMemcpy2dAsync", "dst"),
+                   access_2d(src, spitch, width, height, true, false, "aclrtMemcpy2dAsync", "src")});
   });
 }
 
@@ -481,6 +559,8 @@ void check_memset(void* devPtr, size_t maxCount, size_t count) {
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
   return acl_call("aclrtMemset", [&] {
     check_memset(devPtr, maxCount, count);
+    if (pacl::Observer* o = observer(); o && count)
+      o->host_access("aclrtMemset", {access(devPtr, count, false, true, "aclrtMemset", "devPtr")});
     std::memset(devPtr, value, count);
   });
 }
@@ -488,7 +568,10 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
   return acl_call("aclrtMemsetAsync", [&] {
     check_memset(devPtr, maxCount, count);
-    rt().stream(stream).enqueue([=] { std::memset(devPtr, value, count); });
+    pacl::Stream& s = rt().stream(stream);
+    const uint64_t seq = s.enqueue([=] { std::memset(devPtr, value, count); });
+    if (pacl::Observer* o = observer(); o && count)
+      o->enqueued(s, seq, "aclrtMemsetAsync", {access(devPtr, count, false, true, "aclrtMemsetAsync", "devPtr")});
   });
 }
 

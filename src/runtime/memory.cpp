@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -34,29 +35,52 @@ void DeviceArena::erase_free(std::map<uintptr_t, size_t>::iterator it) {
   free_by_addr_.erase(it);
 }
 
-void* DeviceArena::allocate(size_t requested, size_t usable) {
-  const size_t len = round_up(usable, kAlign);
+void* DeviceArena::allocate(size_t requested, size_t usable, size_t guard) {
+  const size_t len = round_up(usable + guard, kAlign);
   std::lock_guard<std::mutex> lock(mu_);
   if (used_ + len > capacity_) return nullptr;
   auto fit = free_by_size_.lower_bound({len, 0});
+  if (fit == free_by_size_.end() && !quarantine_.empty()) {  // the quarantine gives way before an OOM
+    for (auto [qs, ql] : quarantine_) release_block(qs, ql);
+    quarantine_.clear();
+    quarantined_ = 0;
+    fit = free_by_size_.lower_bound({len, 0});
+  }
   if (fit == free_by_size_.end()) return nullptr;
   const uintptr_t start = fit->second;
   const size_t have = fit->first;
   erase_free(free_by_addr_.find(start));
   if (have > len) insert_free(start + len, have - len);
-  live_.emplace(start, Allocation{start, requested, usable, device_});
+  live_.emplace(start, Allocation{start, requested, usable, device_, guard});
   used_ += len;
   return reinterpret_cast<void*>(start);
 }
 
-bool DeviceArena::free(void* p) {
+bool DeviceArena::free(void* p, size_t quarantine, int poison) {
   const auto start = reinterpret_cast<uintptr_t>(p);
   std::lock_guard<std::mutex> lock(mu_);
   auto it = live_.find(start);
   if (it == live_.end()) return false;
-  size_t len = round_up(it->second.usable, kAlign);  // the block length allocate() carved
+  const size_t len = round_up(it->second.usable + it->second.guard, kAlign);  // the block allocate() carved
   live_.erase(it);
   used_ -= len;
+  if (quarantine == 0) {
+    release_block(start, len);
+    return true;
+  }
+  std::memset(p, poison, len);
+  quarantine_.emplace_back(start, len);
+  quarantined_ += len;
+  while (quarantined_ > quarantine) {
+    auto [s, l] = quarantine_.front();
+    quarantine_.pop_front();
+    quarantined_ -= l;
+    release_block(s, l);
+  }
+  return true;
+}
+
+void DeviceArena::release_block(uintptr_t start, size_t len) {
   // Give large blocks' pages back to the OS; the range stays reserved.
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   if (len >= (size_t{1} << 20)) {
@@ -79,7 +103,6 @@ bool DeviceArena::free(void* p) {
     }
   }
   insert_free(s, len);
-  return true;
 }
 
 bool DeviceArena::find(const void* p, Allocation* out) const {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
@@ -19,6 +20,7 @@ struct Allocation {
   size_t requested = 0;  // bytes the caller asked for
   size_t usable = 0;     // bytes the caller may touch (requested rounded up + CANN's pad)
   int device = -1;       // -1 for host memory from aclrtMallocHost
+  size_t guard = 0;      // bytes reserved after `usable` (the checker's guard region)
 };
 
 class DeviceArena {
@@ -28,10 +30,12 @@ class DeviceArena {
   DeviceArena(const DeviceArena&) = delete;
   DeviceArena& operator=(const DeviceArena&) = delete;
 
-  // Returns nullptr when the arena cannot hold `usable` more bytes.
-  void* allocate(size_t requested, size_t usable);
-  // False when p is not the base of a live allocation of this arena.
-  bool free(void* p);
+  // Returns nullptr when the arena cannot hold `usable` + `guard` more bytes.
+  void* allocate(size_t requested, size_t usable, size_t guard = 0);
+  // False when p is not the base of a live allocation of this arena. With quarantine > 0 the
+  // block is filled with `poison` and kept out of reuse until more than `quarantine` bytes of
+  // later frees push it out (FIFO), so stale pointers keep pointing at freed, poisoned memory.
+  bool free(void* p, size_t quarantine = 0, int poison = 0xff);
   bool contains(const void* p) const {
     auto u = reinterpret_cast<uintptr_t>(p);
     return u >= begin_ && u < begin_ + reserved_;
@@ -54,8 +58,12 @@ class DeviceArena {
   std::map<uintptr_t, Allocation> live_;              // start -> allocation
   size_t used_ = 0;                                   // bytes of live blocks
 
+  std::deque<std::pair<uintptr_t, size_t>> quarantine_;  // (start, length), oldest first
+  size_t quarantined_ = 0;
+
   void insert_free(uintptr_t start, size_t len);
   void erase_free(std::map<uintptr_t, size_t>::iterator it);
+  void release_block(uintptr_t start, size_t len);  // back to the free lists, coalesced
 };
 
 class HostRegistry {

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/c_boundary.h"
+#include "runtime/observer.h"
 
 namespace pacl {
 
@@ -111,6 +112,10 @@ void Runtime::reset_device(int id, bool force) {
     if (d.set_count == 0) rt_error(kAclRtInvalidDeviceId, "device {} was not set (aclrtSetDevice) on this process", id);
     d.set_count = force ? 0 : d.set_count - 1;
     if (d.set_count > 0) return;
+  }
+  if (Observer* o = observer()) o->device_resetting(id, force ? "aclrtResetDeviceForce" : "aclrtResetDevice");
+  {
+    std::lock_guard<std::mutex> lock(mu_);
     for (auto& kv : streams_)
       if (kv.second->device() == id) to_sync.push_back(kv.second.get());
   }
@@ -229,7 +234,8 @@ std::shared_ptr<Event> Runtime::event(void* handle) {
 
 void* Runtime::malloc_device(size_t requested, size_t usable) {
   Context& ctx = current_context();
-  void* p = arena(ctx.device).allocate(requested, usable);
+  Observer* o = observer();
+  void* p = arena(ctx.device).allocate(requested, usable, o ? o->device_guard_bytes() : 0);
   if (!p) {
     DeviceArena& a = arena(ctx.device);
     rt_error(kAclRtMemoryAllocation,
@@ -247,7 +253,8 @@ void Runtime::free_device(void* p) {
       a = d.arena.get();
     }
     if (a && a->contains(p)) {
-      if (!a->free(p)) bad_param("{} is not the start of a live device allocation (double free, or an interior pointer)", p);
+      Observer* o = observer();
+      if (!a->free(p, o ? o->device_quarantine_bytes() : 0)) bad_param("{} is not the start of a live device allocation (double free, or an interior pointer)", p);
       return;
     }
   }

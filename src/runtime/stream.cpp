@@ -2,9 +2,20 @@
 
 #include <algorithm>
 
+#include "runtime/observer.h"
 #include "runtime/status.h"
 
 namespace pacl {
+
+namespace {
+thread_local const Stream* t_running_stream = nullptr;
+thread_local uint64_t t_running_seq = 0;
+}  // namespace
+
+const Stream* Stream::running_task(uint64_t* seq) {
+  if (seq) *seq = t_running_seq;
+  return t_running_stream;
+}
 
 Stream::Stream(int device, bool is_default) : device_(device), is_default_(is_default) {
   worker_ = std::thread([this] { worker_loop(); });
@@ -22,15 +33,22 @@ Stream::~Stream() {
   worker_.join();
 }
 
-void Stream::enqueue(Task task) {
+uint64_t Stream::enqueue(Task task) {
   bool owe = false;
+  uint64_t seq;
   {
     std::lock_guard<std::mutex> lock(mu_);
     queue_.push_back(std::move(task));
-    ++enqueued_;
+    seq = ++enqueued_;
     if (worker_parked_ && !running_ && !wake_owed_) owe = wake_owed_ = true;
   }
   if (owe) Kicker::get().owe(this);
+  return seq;
+}
+
+uint64_t Stream::enqueued_count() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return enqueued_;
 }
 
 void Stream::wake() {
@@ -48,15 +66,23 @@ void Stream::run_one_locked(std::unique_lock<std::mutex>& lock) {
   Task task = std::move(queue_.front());
   queue_.pop_front();
   running_ = true;
+  const uint64_t seq = completed_ + 1;
   lock.unlock();
   std::string failure;
+  const Stream* outer_stream = t_running_stream;
+  const uint64_t outer_seq = t_running_seq;
+  t_running_stream = this;
+  t_running_seq = seq;
   try {
     task();
+    if (Observer* o = observer()) o->task_done(*this, seq);
   } catch (const std::exception& e) {
     failure = e.what();
   } catch (...) {
     failure = "unknown failure";
   }
+  t_running_stream = outer_stream;
+  t_running_seq = outer_seq;
   task = nullptr;  // release captured state before reporting completion
   lock.lock();
   running_ = false;

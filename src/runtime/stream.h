@@ -42,7 +42,10 @@ class Stream {
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
-  void enqueue(Task task);
+  // Queues a task; returns its number on this stream (1, 2, ...).
+  uint64_t enqueue(Task task);
+  // Tasks queued so far (the number of the latest).
+  uint64_t enqueued_count() const;
   // Waits until every task enqueued before the call has finished. timeout_ms < 0 waits forever.
   // Returns false on timeout. Throws RuntimeError if a task failed since the last synchronize.
   bool synchronize(int64_t timeout_ms = -1);
@@ -52,6 +55,10 @@ class Stream {
 
   // Wakes the worker if tasks are queued and nobody runs them (Kicker only).
   void wake();
+
+  // The stream whose task the calling thread is running (a callback's API calls are in stream
+  // order), with the task's number; nullptr outside tasks.
+  static const Stream* running_task(uint64_t* seq);
 
  private:
   void run_one_locked(std::unique_lock<std::mutex>& lock);

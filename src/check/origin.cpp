@@ -1,0 +1,111 @@
+#include "check/origin.h"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <execinfo.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace pacl::check {
+
+namespace {
+
+constexpr int kMaxFrames = 24;
+constexpr size_t kKeptFrames = 8;
+
+// The file name of the shared object holding this function: libpacl itself.
+const char* own_module() {
+  static const char* name = [] {
+    Dl_info info{};
+    dladdr(reinterpret_cast<void*>(&own_module), &info);
+    return info.dli_fname ? info.dli_fname : "";
+  }();
+  return name;
+}
+
+std::string demangle(const char* sym) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(sym, nullptr, nullptr, &status), std::free);
+  return status == 0 && d ? std::string(d.get()) : std::string(sym);
+}
+
+// "function at file:line" for an address of a module, from its debug information (addr2line, when
+// installed); empty when unknown. Reports are rare, so a process per frame is affordable; results
+// are cached.
+std::string source_line(const char* module, uintptr_t offset) {
+  static std::mutex mu;
+  static std::map<std::pair<std::string, uintptr_t>, std::string> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto key = std::make_pair(std::string(module), offset);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  std::string result;
+  const std::string cmd = fmt::format("addr2line -C -f -p -e '{}' {:#x} 2>/dev/null", module, offset);
+  if (module[0] == '/' || module[0] == '.') {
+    if (std::FILE* p = popen(cmd.c_str(), "r")) {
+      char buf[1024];
+      if (std::fgets(buf, sizeof buf, p)) result = buf;
+      pclose(p);
+    }
+  }
+  while (!result.empty() && (result.back() == '\n' || result.back() == '\r')) result.pop_back();
+  if (result.find("??") != std::string::npos) result.clear();  // no debug information
+  cache.emplace(std::move(key), result);
+  return result;
+}
+
+}  // namespace
+
+Origin Origin::capture(const char* api) {
+  Origin o;
+  o.api_ = api ? api : "";
+  void* frames[kMaxFrames];
+  const int n = backtrace(frames, kMaxFrames);
+  const char* self = own_module();
+  for (int i = 0; i < n && o.frames_.size() < kKeptFrames; ++i) {
+    Dl_info info{};
+    if (dladdr(frames[i], &info) && info.dli_fname &&
+        (std::string(info.dli_fname) == self || std::strstr(info.dli_fname, "/libasan.") ||
+         std::strstr(info.dli_fname, "/libtsan.") || std::strstr(info.dli_fname, "/libubsan.")))
+      continue;  // pacl itself and sanitizer interceptors
+    o.frames_.push_back(frames[i]);
+  }
+  return o;
+}
+
+std::string Origin::describe(const char* indent) const {
+  std::string r = api_.empty() ? std::string("created") : api_;
+  if (frames_.empty()) return r;
+  r += ", called from";
+  for (size_t i = 0; i < frames_.size(); ++i) {
+    Dl_info info{};
+    std::string where;
+    // The return address points after the call; step back one byte to name the calling line.
+    void* pc = static_cast<char*>(frames_[i]) - 1;
+    if (dladdr(pc, &info) && info.dli_fname) {
+      const char* module = info.dli_fname;
+      const auto offset = static_cast<uintptr_t>(static_cast<char*>(pc) - static_cast<char*>(info.dli_fbase));
+      const std::string line = source_line(module, offset);
+      if (!line.empty())
+        where = line;
+      else if (info.dli_sname)
+        where = fmt::format("{}+{:#x} ({})", demangle(info.dli_sname),
+                            static_cast<char*>(pc) - static_cast<char*>(info.dli_saddr), module);
+      else
+        where = fmt::format("{}+{:#x}", module, offset);
+    } else {
+      where = fmt::format("{}", pc);
+    }
+    r += fmt::format("\n{}#{} {}", indent, i, where);
+  }
+  return r;
+}
+
+}  // namespace pacl::check
