@@ -25,5 +25,5 @@ cmake --build build-asan -j "$jobs"
 
 # ThreadSanitizer over the concurrency-heavy suites (streams, events, executors).
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPACL_SANITIZE=thread > /dev/null
-cmake --build build-tsan -j "$jobs" --target test_runtime test_executor
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -j "$jobs" --output-on-failure -L '^test_(runtime|executor)$')
+cmake --build build-tsan -j "$jobs" --target test_runtime test_executor test_checker
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -j "$jobs" --output-on-failure -L '^test_(runtime|executor|checker)$')
