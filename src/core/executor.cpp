@@ -7,6 +7,7 @@
 #include "core/registry_live.h"
 #include "runtime/observer.h"
 #include "runtime/runtime.h"
+#include "runtime/trace.h"
 
 namespace pacl {
 
@@ -172,6 +173,19 @@ std::vector<MemAccess> launch_accesses(const OpInfo& op, const aclOpExecutor& e,
   return acc;
 }
 
+// The trace args of a launch: op, kernel, workspace, each tensor as "name: float32[2, 3]".
+std::string trace_args(const OpInfo& op, const aclOpExecutor& e, const Kernel& k) {
+  std::string in, out;
+  for (const TensorSlot& slot : e.slots) {
+    std::string& list = slot.is_output ? out : in;
+    if (!list.empty()) list += ",";
+    list += trace::json_string(slot.name + ": " + slot.tensor->describe());
+  }
+  return fmt::format(R"json("op":{},"kernel":{},"workspace_bytes":{},"repeatable":{},"inputs":[{}],"outputs":[{}])json",
+                     trace::json_string(std::string("aclnn") + op.name), trace::json_string(k.name()),
+                     e.workspace_size, e.repeatable ? "true" : "false", in, out);
+}
+
 }  // namespace
 
 int32_t run_phase2(const OpInfo& op, const char* api, void* workspace, uint64_t workspaceSize,
@@ -196,13 +210,25 @@ int32_t run_phase2(const OpInfo& op, const char* api, void* workspace, uint64_t 
       std::shared_ptr<const Kernel> kernel;
       void* workspace;
       std::vector<void*> data;
+      const char* op;
+      std::string trace_args;  // set when tracing
     };
     auto launch = std::make_shared<Launch>();
     launch->kernel = e.kernel;
     launch->workspace = e.workspace_size ? workspace : nullptr;
     launch->data.reserve(e.slots.size());
     for (const TensorSlot& slot : e.slots) launch->data.push_back(resolve(op, slot));
-    const uint64_t seq = s.enqueue([launch] { launch->kernel->run(launch->data.data(), launch->workspace); });
+    launch->op = op.name;
+    if (trace::on()) launch->trace_args = trace_args(op, e, *e.kernel);
+    Stream* sp = &s;
+    const uint64_t seq = s.enqueue(
+        [launch, sp] {
+          if (launch->trace_args.empty()) return launch->kernel->run(launch->data.data(), launch->workspace);
+          const double t0 = trace::now_us();
+          launch->kernel->run(launch->data.data(), launch->workspace);
+          trace::task_span(*sp, launch->op, t0, trace::now_us(), launch->trace_args);
+        },
+        nullptr);
     if (Observer* o = observer()) {
       o->enqueued(s, seq, api, launch_accesses(op, e, workspace));
       std::vector<const void*> tensors;

@@ -330,7 +330,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     const uint64_t gen = e->recorded_generation();
     if (pacl::Observer* o = observer()) o->stream_waited(s, *e);
     if (gen == 0) return;  // never recorded: nothing to wait for
-    s.enqueue([e, gen] { e->wait(gen, -1); });
+    s.enqueue([e, gen] { e->wait(gen, -1); }, "wait event");
   });
 }
 
@@ -339,7 +339,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
     need(reinterpret_cast<const void*>(fn), "fn");
     if (raw(blockType) != ACL_CALLBACK_NO_BLOCK && raw(blockType) != ACL_CALLBACK_BLOCK)
       bad_param("blockType {} is not an aclrtCallbackBlockType", raw(blockType));
-    rt().stream(stream).enqueue([fn, userData] { fn(userData); });
+    rt().stream(stream).enqueue([fn, userData] { fn(userData); }, "callback");
   });
 }
 
@@ -368,7 +368,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     std::shared_ptr<pacl::Event> e = rt().event(event);
     pacl::Stream& s = rt().stream(stream);
     const uint64_t gen = e->begin_record();
-    const uint64_t seq = s.enqueue([e, gen] { e->complete(gen); });
+    const uint64_t seq = s.enqueue([e, gen] { e->complete(gen); }, "record event");
     if (pacl::Observer* o = observer()) o->event_recorded(*e, s, seq);
   });
 }
@@ -376,7 +376,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
   return acl_call("aclrtResetEvent", [&] {
     std::shared_ptr<pacl::Event> e = rt().event(event);
-    rt().stream(stream).enqueue([e] { e->reset(); });
+    rt().stream(stream).enqueue([e] { e->reset(); }, "reset event");
   });
 }
 
@@ -495,7 +495,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
     check_copy(dst, destMax, src, count, raw(kind));
     pacl::Stream& s = rt().stream(stream);
     if (!count) return;
-    const uint64_t seq = s.enqueue([dst, src, count] { std::memmove(dst, src, count); });
+    const uint64_t seq = s.enqueue([dst, src, count] { std::memmove(dst, src, count); }, "memcpy");
     if (pacl::Observer* o = observer())
       o->enqueued(s, seq, "aclrtMemcpyAsync",
                   {access(dst, count, false, true, "aclrtMemcpyAsync", "dst"),
@@ -540,7 +540,7 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
   return acl_call("aclrtMemcpy2dAsync", [&] {
     check_copy_2d(dst, dpitch, src, spitch, width, height, raw(kind));
     pacl::Stream& s = rt().stream(stream);
-    const uint64_t seq = s.enqueue([=] { copy_2d(dst, dpitch, src, spitch, width, height); });
+    const uint64_t seq = s.enqueue([=] { copy_2d(dst, dpitch, src, spitch, width, height); }, "memcpy2d");
     if (pacl::Observer* o = observer(); o && width && height)
       o->enqueued(s, seq, "aclrtMemcpy2dAsync",
                   {access_2d(dst, dpitch, width, height, false, true, "aclrtMemcpy2dAsync", "dst"),
@@ -569,7 +569,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
   return acl_call("aclrtMemsetAsync", [&] {
     check_memset(devPtr, maxCount, count);
     pacl::Stream& s = rt().stream(stream);
-    const uint64_t seq = s.enqueue([=] { std::memset(devPtr, value, count); });
+    const uint64_t seq = s.enqueue([=] { std::memset(devPtr, value, count); }, "memset");
     if (pacl::Observer* o = observer(); o && count)
       o->enqueued(s, seq, "aclrtMemsetAsync", {access(devPtr, count, false, true, "aclrtMemsetAsync", "devPtr")});
   });

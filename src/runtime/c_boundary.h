@@ -5,13 +5,14 @@
 #include <new>
 
 #include "runtime/status.h"
+#include "runtime/trace.h"
 
 namespace pacl {
 
 enum class ApiFamily { kAcl, kAclnn };
 
 template <typename Body>
-int c_call(ApiFamily family, const char* api, Body&& body) noexcept {
+int c_call_untraced(ApiFamily family, const char* api, Body&& body) noexcept {
   try {
     body();
     return 0;
@@ -28,6 +29,16 @@ int c_call(ApiFamily family, const char* api, Body&& body) noexcept {
     set_last_error(fmt::format("{}: internal error", api));
     return family == ApiFamily::kAcl ? 500000 : kAclnnInner;
   }
+}
+
+// Runs `body` as the API call `api` (traced as a span on the calling thread when tracing is on).
+template <typename Body>
+int c_call(ApiFamily family, const char* api, Body&& body) noexcept {
+  if (!trace::on()) return c_call_untraced(family, api, std::forward<Body>(body));
+  const double t0 = trace::now_us();
+  const int rc = c_call_untraced(family, api, std::forward<Body>(body));
+  trace::api_span(api, t0, trace::now_us(), rc);
+  return rc;
 }
 
 template <typename Body>

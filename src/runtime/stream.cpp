@@ -4,6 +4,7 @@
 
 #include "runtime/observer.h"
 #include "runtime/status.h"
+#include "runtime/trace.h"
 
 namespace pacl {
 
@@ -33,12 +34,12 @@ Stream::~Stream() {
   worker_.join();
 }
 
-uint64_t Stream::enqueue(Task task) {
+uint64_t Stream::enqueue(Task task, const char* label) {
   bool owe = false;
   uint64_t seq;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    queue_.push_back(std::move(task));
+    queue_.push_back(Queued{std::move(task), label});
     seq = ++enqueued_;
     if (worker_parked_ && !running_ && !wake_owed_) owe = wake_owed_ = true;
   }
@@ -63,7 +64,8 @@ void Stream::wake() {
 
 // Runs the next task with the lock released. Precondition: lock held, !running_, queue non-empty.
 void Stream::run_one_locked(std::unique_lock<std::mutex>& lock) {
-  Task task = std::move(queue_.front());
+  Task task = std::move(queue_.front().fn);
+  const char* label = queue_.front().label;
   queue_.pop_front();
   running_ = true;
   const uint64_t seq = completed_ + 1;
@@ -73,8 +75,11 @@ void Stream::run_one_locked(std::unique_lock<std::mutex>& lock) {
   const uint64_t outer_seq = t_running_seq;
   t_running_stream = this;
   t_running_seq = seq;
+  const bool traced = label && trace::on();
+  const double t0 = traced ? trace::now_us() : 0.0;
   try {
     task();
+    if (traced) trace::task_span(*this, label, t0, trace::now_us(), "");
     if (Observer* o = observer()) o->task_done(*this, seq);
   } catch (const std::exception& e) {
     failure = e.what();

@@ -42,8 +42,9 @@ class Stream {
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
-  // Queues a task; returns its number on this stream (1, 2, ...).
-  uint64_t enqueue(Task task);
+  // Queues a task; returns its number on this stream (1, 2, ...). `label` names it in traces
+  // (a static string; nullptr: the task traces itself).
+  uint64_t enqueue(Task task, const char* label);
   // Tasks queued so far (the number of the latest).
   uint64_t enqueued_count() const;
   // Waits until every task enqueued before the call has finished. timeout_ms < 0 waits forever.
@@ -69,7 +70,11 @@ class Stream {
   mutable std::mutex mu_;
   std::condition_variable work_cv_;
   std::condition_variable done_cv_;
-  std::deque<Task> queue_;
+  struct Queued {
+    Task fn;
+    const char* label;
+  };
+  std::deque<Queued> queue_;
   uint64_t enqueued_ = 0;
   uint64_t completed_ = 0;
   bool running_ = false;
