@@ -1,0 +1,26 @@
+/* pacl extension (not part of CANN): what this pacl build implements and how it was built. */
+#ifndef PACL_INFO_H_
+#define PACL_INFO_H_
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "0.1.0". */
+__attribute__((visibility("default"))) const char* paclVersion(void);
+/* The implemented aclnn ops, in registry order: count, and for index i in [0, count) the op name
+ * ("Add": entry points aclnnAddGetWorkspaceSize and aclnnAdd) and its header ("aclnn_add.h").
+ * NULL for an index out of range. */
+__attribute__((visibility("default"))) int paclOpCount(void);
+__attribute__((visibility("default"))) const char* paclOpName(int index);
+__attribute__((visibility("default"))) const char* paclOpHeader(int index);
+/* Intra-op threads (PACL_NUM_THREADS, default the number of CPUs). */
+__attribute__((visibility("default"))) int paclThreadCount(void);
+/* One line per dependency and build setting: "fmt 9.1.0", "compiler GCC 12.2.0", ... */
+__attribute__((visibility("default"))) const char* paclBuildInfo(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PACL_INFO_H_ */
