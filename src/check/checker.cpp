@@ -699,6 +699,22 @@ class Checker final : public Observer {
   }
 
   static bool bit(const std::vector<uint64_t>& v, size_t i) { return (v[i / 64] >> (i % 64)) & 1u; }
+  // Sets bits [from, to).
+  static void set_range(std::vector<uint64_t>& v, size_t from, size_t to) {
+    while (from < to && from % 64) v[from / 64] |= uint64_t{1} << (from % 64), ++from;
+    for (; from + 64 <= to; from += 64) v[from / 64] = ~uint64_t{0};
+    for (; from < to; ++from) v[from / 64] |= uint64_t{1} << (from % 64);
+  }
+  // The first clear bit in [from, to), or SIZE_MAX.
+  static size_t first_clear(const std::vector<uint64_t>& v, size_t from, size_t to) {
+    for (; from < to && from % 64; ++from)
+      if (!bit(v, from)) return from;
+    for (; from + 64 <= to; from += 64)
+      if (v[from / 64] != ~uint64_t{0}) break;
+    for (; from < to; ++from)
+      if (!bit(v, from)) return from;
+    return SIZE_MAX;
+  }
 
   // The other side of a copy (its source for the destination and the reverse); null for an op.
   static const MemAccess* copy_peer(const std::vector<MemAccess>& acc, const MemAccess& m) {
@@ -715,13 +731,14 @@ class Checker final : public Observer {
     const bool device_peer = peer_st && !peer_st->host;
     if (m.write) {
       for_each_run(st, m, [&](size_t off, size_t len) {
-        for (size_t i = off; i < std::min(off + len, limit); ++i) {
-          bool v = true;
-          if (device_peer) {
-            const size_t j = peer->lo - peer_st->a.base + (i - (m.lo - st.a.base));
-            v = j < peer_st->a.requested && bit(peer_st->init, j);
-          }
-          if (v) st.init[i / 64] |= uint64_t{1} << (i % 64);
+        const size_t end = std::min(off + len, limit);
+        if (!device_peer) {
+          if (off < end) set_range(st.init, off, end);
+          return;
+        }
+        for (size_t i = off; i < end; ++i) {
+          const size_t j = peer->lo - peer_st->a.base + (i - (m.lo - st.a.base));
+          if (j < peer_st->a.requested && bit(peer_st->init, j)) st.init[i / 64] |= uint64_t{1} << (i % 64);
         }
       });
       return;
@@ -729,12 +746,7 @@ class Checker final : public Observer {
     if (!m.read || device_peer) return;
     size_t bad = SIZE_MAX;
     for_each_run(st, m, [&](size_t off, size_t len) {
-      if (bad != SIZE_MAX) return;
-      for (size_t i = off; i < std::min(off + len, limit); ++i)
-        if (!bit(st.init, i)) {
-          bad = i;
-          return;
-        }
+      if (bad == SIZE_MAX && off < std::min(off + len, limit)) bad = first_clear(st.init, off, std::min(off + len, limit));
     });
     if (bad == SIZE_MAX) return;
     emit("uninitialized-read", api, m.what,

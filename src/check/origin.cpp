@@ -18,8 +18,8 @@ namespace pacl::check {
 
 namespace {
 
-constexpr int kMaxFrames = 24;
-constexpr size_t kKeptFrames = 8;
+constexpr int kMaxFrames = 20;
+constexpr size_t kShownFrames = 8;
 
 // The file name of the shared object holding this function: libpacl itself.
 const char* own_module() {
@@ -63,32 +63,36 @@ std::string source_line(const char* module, uintptr_t offset) {
 
 }  // namespace
 
+// Capturing is only the raw return addresses (dladdr is far too slow to run per object); frames
+// inside pacl and the sanitizer runtimes are dropped when the origin is described.
 Origin Origin::capture(const char* api) {
   Origin o;
   o.api_ = api ? api : "";
   void* frames[kMaxFrames];
   const int n = backtrace(frames, kMaxFrames);
-  const char* self = own_module();
-  for (int i = 0; i < n && o.frames_.size() < kKeptFrames; ++i) {
-    Dl_info info{};
-    if (dladdr(frames[i], &info) && info.dli_fname &&
-        (std::string(info.dli_fname) == self || std::strstr(info.dli_fname, "/libasan.") ||
-         std::strstr(info.dli_fname, "/libtsan.") || std::strstr(info.dli_fname, "/libubsan.")))
-      continue;  // pacl itself and sanitizer interceptors
-    o.frames_.push_back(frames[i]);
-  }
+  o.frames_.assign(frames, frames + n);
   return o;
 }
 
 std::string Origin::describe(const char* indent) const {
   std::string r = api_.empty() ? std::string("created") : api_;
-  if (frames_.empty()) return r;
+  std::vector<void*> shown;
+  const char* self = own_module();
+  for (void* f : frames_) {
+    Dl_info info{};
+    if (dladdr(f, &info) && info.dli_fname &&
+        (std::strcmp(info.dli_fname, self) == 0 || std::strstr(info.dli_fname, "/libasan.") ||
+         std::strstr(info.dli_fname, "/libtsan.") || std::strstr(info.dli_fname, "/libubsan.")))
+      continue;  // pacl itself and sanitizer interceptors
+    if (shown.size() < kShownFrames) shown.push_back(f);
+  }
+  if (shown.empty()) return r;
   r += ", called from";
-  for (size_t i = 0; i < frames_.size(); ++i) {
+  for (size_t i = 0; i < shown.size(); ++i) {
     Dl_info info{};
     std::string where;
     // The return address points after the call; step back one byte to name the calling line.
-    void* pc = static_cast<char*>(frames_[i]) - 1;
+    void* pc = static_cast<char*>(shown[i]) - 1;
     if (dladdr(pc, &info) && info.dli_fname) {
       const char* module = info.dli_fname;
       const auto offset = static_cast<uintptr_t>(static_cast<char*>(pc) - static_cast<char*>(info.dli_fbase));
