@@ -1,0 +1,55 @@
+// pacl_round_trip ITERS N: ITERS synchronous Add round trips (phase 1 + phase 2 +
+// aclrtSynchronizeStream) on float32[N]; prints the time per call. Small enough to run under
+// valgrind --tool=callgrind, which gives deterministic instruction counts (docs/checker.md uses
+// it for the checker's overhead: the difference between two ITERS counts, divided).
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_add.h"
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s ITERS N\n", argv[0]);
+    return 2;
+  }
+  const int iters = std::atoi(argv[1]);
+  const int64_t n = std::atoll(argv[2]);
+  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 1;
+  aclrtStream s = nullptr;
+  aclrtCreateStream(&s);
+  const int64_t shape[1] = {n}, strides[1] = {1};
+  const size_t bytes = static_cast<size_t>(n) * sizeof(float);
+  void *a = nullptr, *b = nullptr, *o = nullptr;
+  for (void** p : {&a, &b, &o}) aclrtMalloc(p, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMemset(a, bytes, 0, bytes);
+  aclrtMemset(b, bytes, 0, bytes);
+  aclTensor* ta = aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, a);
+  aclTensor* tb = aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, b);
+  aclTensor* to = aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, o);
+  float one = 1.0f;
+  aclScalar* alpha = aclCreateScalar(&one, ACL_FLOAT);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < iters; ++i) {
+    uint64_t ws = 0;
+    aclOpExecutor* e = nullptr;
+    if (aclnnAddGetWorkspaceSize(ta, tb, alpha, to, &ws, &e) != ACL_SUCCESS || aclnnAdd(nullptr, 0, e, s) != ACL_SUCCESS ||
+        aclrtSynchronizeStream(s) != ACL_SUCCESS) {
+      std::fprintf(stderr, "Add failed: %s\n", aclGetRecentErrMsg());
+      return 1;
+    }
+  }
+  const auto t1 = std::chrono::steady_clock::now();
+  std::printf("%.3f us per round trip (Add of %lld float32)\n",
+              std::chrono::duration<double, std::micro>(t1 - t0).count() / iters, static_cast<long long>(n));
+  aclDestroyTensor(ta);
+  aclDestroyTensor(tb);
+  aclDestroyTensor(to);
+  aclDestroyScalar(alpha);
+  for (void* p : {a, b, o}) aclrtFree(p);
+  aclrtDestroyStream(s);
+  aclrtResetDevice(0);
+  aclFinalize();
+  return 0;
+}
