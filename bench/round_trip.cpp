@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"

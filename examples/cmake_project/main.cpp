@@ -1,5 +1,6 @@
 // out = a + 2 * b on 8 floats through the two-phase API, built with find_package(pacl).
 #include <cstdio>
+#include <initializer_list>
 #include <vector>
 
 #include "acl/acl.h"
