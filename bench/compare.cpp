@@ -107,8 +107,9 @@ void write_json(const std::string& path, const std::vector<Result>& rs, const En
     << ",\n  \"results\": [\n";
   for (size_t i = 0; i < rs.size(); ++i) {
     const Result& r = rs[i];
+    const char* unit = r.unit == Unit::kBandwidth ? "bandwidth" : r.unit == Unit::kFlops ? "flops" : "time";
     f << "    {\"group\": \"" << r.group << "\", \"case\": \"" << r.name << "\", \"peer\": \"" << r.peer
-      << "\", \"bytes\": " << r.bytes << ", \"pacl_s\": " << r.pacl_s << ", \"peer_s\": " << r.peer_s << "}"
+      << "\", \"unit\": \"" << unit << "\", \"bytes\": " << r.bytes << ", \"pacl_s\": " << r.pacl_s << ", \"peer_s\": " << r.peer_s << "}"
       << (i + 1 < rs.size() ? ",\n" : "\n");
   }
   f << "  ]\n}\n";
