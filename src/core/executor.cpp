@@ -1,5 +1,6 @@
 #include "core/executor.h"
 
+#include <array>
 #include <cstring>
 
 #include "aclnn/acl_meta.h"
@@ -206,29 +207,37 @@ int32_t run_phase2(const OpInfo& op, const char* api, void* workspace, uint64_t 
     Kicker::get().pay();  // ops queued before this one start running
     ++e.runs;
     if (!e.kernel) return;
+    // One allocation per launch: the task captures a plain pointer (which std::function stores
+    // inline) and owns the launch while it runs.
     struct Launch {
       std::shared_ptr<const Kernel> kernel;
       void* workspace;
-      std::vector<void*> data;
+      Stream* stream;
       const char* op;
+      std::array<void*, 8> few;  // the data addresses, when there are at most 8 slots
+      std::vector<void*> many;
+      void** data() { return many.empty() ? few.data() : many.data(); }
       std::string trace_args;  // set when tracing
     };
-    auto launch = std::make_shared<Launch>();
+    auto launch = std::make_unique<Launch>();
     launch->kernel = e.kernel;
     launch->workspace = e.workspace_size ? workspace : nullptr;
-    launch->data.reserve(e.slots.size());
-    for (const TensorSlot& slot : e.slots) launch->data.push_back(resolve(op, slot));
+    launch->stream = &s;
     launch->op = op.name;
+    if (e.slots.size() > launch->few.size()) launch->many.resize(e.slots.size());
+    for (size_t i = 0; i < e.slots.size(); ++i) launch->data()[i] = resolve(op, e.slots[i]);
     if (trace::on()) launch->trace_args = trace_args(op, e, *e.kernel);
-    Stream* sp = &s;
+    Launch* raw = launch.get();
     const uint64_t seq = s.enqueue(
-        [launch, sp] {
-          if (launch->trace_args.empty()) return launch->kernel->run(launch->data.data(), launch->workspace);
+        [raw] {
+          const std::unique_ptr<Launch> owned(raw);
+          if (raw->trace_args.empty()) return raw->kernel->run(raw->data(), raw->workspace);
           const double t0 = trace::now_us();
-          launch->kernel->run(launch->data.data(), launch->workspace);
-          trace::task_span(*sp, launch->op, t0, trace::now_us(), launch->trace_args);
+          raw->kernel->run(raw->data(), raw->workspace);
+          trace::task_span(*raw->stream, raw->op, t0, trace::now_us(), raw->trace_args);
         },
         nullptr);
+    launch.release();  // the task owns it now
     if (Observer* o = observer()) {
       o->enqueued(s, seq, api, launch_accesses(op, e, workspace));
       std::vector<const void*> tensors;

@@ -60,7 +60,7 @@ namespace pacl {
 // NullArgument naming the parameter) and records tensors as slots, in the order they are added.
 class OpBuilder {
  public:
-  explicit OpBuilder(aclOpExecutor& e) : e_(e) {}
+  explicit OpBuilder(aclOpExecutor& e) : e_(e) { e_.slots.reserve(4); }
   const aclTensor& input(const aclTensor* t, const char* name);
   const aclTensor& output(const aclTensor* t, const char* name);
   // An argument that is both read and written (selfRef of in-place ops): one slot, an output.

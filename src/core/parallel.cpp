@@ -23,7 +23,7 @@ class Pool {
 
   int size() const { return size_; }
 
-  void run(int parts, const std::function<void(int)>& job) {
+  void run(int parts, FunctionRef<void(int)> job) {
     std::unique_lock<std::mutex> serial(run_mu_);  // one parallel region at a time
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -45,7 +45,7 @@ class Pool {
  private:
   // Runs part p, then keeps claiming unclaimed parts of the same region. All bookkeeping is under
   // mu_: parts are large, so the lock is cheap next to them.
-  void run_parts(const std::function<void(int)>* job, int p) {
+  void run_parts(const FunctionRef<void(int)>* job, int p) {
     t_in_parallel = true;
     while (p >= 0) {
       try {
@@ -69,7 +69,7 @@ class Pool {
       seen = generation_;
       if (!job_ || next_ >= parts_) continue;
       const int p = next_++;
-      const std::function<void(int)>* job = job_;
+      const FunctionRef<void(int)>* job = job_;
       lock.unlock();
       run_parts(job, p);
       lock.lock();
@@ -81,7 +81,7 @@ class Pool {
   std::mutex run_mu_;
   std::mutex mu_;
   std::condition_variable cv_, done_cv_;
-  const std::function<void(int)>* job_ = nullptr;
+  const FunctionRef<void(int)>* job_ = nullptr;
   int parts_ = 0;
   int next_ = 0;
   int pending_ = 0;
@@ -108,7 +108,7 @@ int max_threads() {
   return n;
 }
 
-void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t, int)>& fn) {
+void parallel_for(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t, int)> fn) {
   if (n <= 0) return;
   const int64_t g = std::max<int64_t>(grain, 1);
   const int parts = static_cast<int>(std::min<int64_t>(max_threads(), (n + g - 1) / g));
@@ -116,10 +116,11 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
     fn(0, n, 0);
     return;
   }
-  pool().run(parts, [&](int p) {
+  auto part = [&](int p) {
     const int64_t b = n * p / parts, e = n * (p + 1) / parts;
     fn(b, e, p);
-  });
+  };
+  pool().run(parts, part);
 }
 
 }  // namespace pacl
