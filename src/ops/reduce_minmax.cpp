@@ -250,7 +250,7 @@ void plan_any_all(OpBuilder& b, const aclTensor* self_arg, const aclIntArray* di
   const aclIntArray& dim = b.int_array(dim_arg, "dim");
   const aclTensor& out = b.output(out_arg, "out");
   check_dtype_in(b.op(), "self", self.dtype, kAllTypes);
-  check_dtype_in(b.op(), "out", out.dtype, is_all ? dtype_mask({DType::kBool, DType::kUInt8}) : dtype_mask({DType::kBool}));
+  check_dtype_in(b.op(), "out", out.dtype, dtype_mask({DType::kBool, DType::kUInt8}));
   check_rank(self, "self");
   const std::vector<bool> mask = reduce_mask(dim.values, self.dim(), "dim", true);
   check_out_shape(out, "out", self, mask, keepdim);
