@@ -24,93 +24,6 @@ namespace {
 
 using namespace rtest;
 
-const std::vector<aclDataType> kAll = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT32,
-                                       ACL_INT64, ACL_INT16,   ACL_INT8, ACL_UINT8,  ACL_BOOL};
-
-// A random reduction problem: self's view, the dims argument, keepdim, and out's view.
-struct Problem {
-  TensorDesc self;
-  std::vector<int64_t> dims;
-  bool keepdim = false;
-  std::vector<bool> mask;
-  Shape out_shape;
-};
-
-Problem random_problem(Rng& rng, aclDataType t, bool single_dim, bool empty_dims_mean_all) {
-  Problem p;
-  Shape s = random_shape(rng, 4, 5, true);
-  if (!s.empty() && rng() % 6 == 0) {  // one long dim: several blocks of the engine
-    for (auto& d : s) d = std::min<int64_t>(d, 2);
-    s[rng() % s.size()] = 1000 + static_cast<int64_t>(rng() % 1200);
-  }
-  p.self = random_view(rng, t, s);
-  const int64_t rank = static_cast<int64_t>(s.size());
-  if (single_dim) {
-    int64_t d = rank == 0 ? 0 : static_cast<int64_t>(rng() % static_cast<uint64_t>(rank));
-    if (rng() % 2) d -= std::max<int64_t>(rank, 1);
-    p.dims = {d};
-  } else {
-    p.dims = random_dims(rng, rank, true);
-  }
-  p.keepdim = rng() % 2;
-  p.mask = mask_of(p.dims, s.size(), empty_dims_mean_all);
-  p.out_shape = reduced(s, p.mask, p.keepdim);
-  return p;
-}
-
-TensorDesc out_view(Rng& rng, aclDataType t, const Shape& shape) { return random_view(rng, t, shape); }
-
-std::string repro(const char* op, const Problem& p, const std::string& extra, const TensorDesc& out) {
-  return std::string(op) + " self=" + p.self.str() + " dims=" + ints_str(p.dims) + " keepdim=" +
-         std::to_string(p.keepdim) + extra + " out=" + out.str();
-}
-
-// Checks every element of `out` with check(full_index, slice) -> failure text ("" when fine).
-void check_slices(const std::string& r, const Tensor& self, const Problem& p,
-                  const std::function<std::string(const Shape&, const std::vector<Num>&)>& check) {
-  int failures = 0;
-  for_each_slice(self, p.mask, [&](const Shape& full, const std::vector<Num>& vals) {
-    if (failures >= 3) return;
-    const std::string e = check(full, vals);
-    if (!e.empty()) {
-      ++failures;
-      ADD_FAILURE() << r << ": at " << shape_str(out_index(full, p.mask, p.keepdim)) << ": " << e;
-    }
-  });
-}
-
-// ---- sums -------------------------------------------------------------------------------------------
-
-// The sum of vals cast to dtype d, compared with got (of dtype d). mean: divided by the count.
-std::string check_sum(aclDataType d, const std::vector<Num>& vals, const Num& got, bool mean) {
-  std::vector<Num> c;
-  for (const Num& v : vals) {
-    c.push_back(cast(v, d));
-    if (c.back().undefined) return "";  // float -> integer conversion of NaN/inf: unspecified
-  }
-  if (is_floating(d)) {
-    double s = 0, mag = 0;
-    for (const Num& v : c) {
-      s += v.f;
-      mag += std::fabs(v.f);
-    }
-    if (mean) s /= static_cast<double>(c.size());
-    if (mean) mag /= static_cast<double>(c.size());
-    const double slack = mag * (d == ACL_DOUBLE ? 1e-12 : 1e-5);
-    if (close(d, s, got.f, slack)) return "";
-    return "got " + num_str(got) + ", expected " + num_str(Num::real(s)) + " (sum of " + std::to_string(c.size()) + ")";
-  }
-  uint64_t s = 0;
-  for (const Num& v : c) s += static_cast<uint64_t>(v.i);
-  Num want = Num::integer(static_cast<int64_t>(s));
-  if (mean)
-    want = c.empty() ? Num::integer(0)
-                     : cast(Num::real(std::trunc(static_cast<double>(static_cast<int64_t>(s)) / static_cast<double>(c.size()))), d);
-  else want = d == ACL_BOOL ? Num::integer(s != 0) : cast(want, d);
-  if (want.undefined || got.i == want.i) return "";
-  return "got " + num_str(got) + ", expected " + num_str(want);
-}
-
 void run_reduce_sum(Rng& rng, aclDataType st, aclDataType dtype) {
   Problem p = random_problem(rng, st, false, true);
   const TensorDesc od = out_view(rng, dtype, p.out_shape);
@@ -309,25 +222,6 @@ TEST(Mean, BadArguments) {
 }
 
 // ---- extremes -----------------------------------------------------------------------------------------
-
-// Max (or min) of vals with NaN propagation; `none` when vals is empty.
-Num extreme(const std::vector<Num>& vals, bool is_max) {
-  Num best = vals.front();
-  for (const Num& v : vals) {
-    if (best.is_float && std::isnan(best.f)) break;
-    if (v.is_float ? (std::isnan(v.f) || (is_max ? v.f > best.f : v.f < best.f)) : (is_max ? v.i > best.i : v.i < best.i))
-      best = v;
-  }
-  return best;
-}
-
-// Index of the first extreme (NaN first).
-int64_t arg_extreme(const std::vector<Num>& vals, bool is_max) {
-  const Num want = extreme(vals, is_max);
-  for (size_t k = 0; k < vals.size(); ++k)
-    if (same_number(want, vals[k]) && (!want.is_float || want.f != 0 || vals[k].f == 0)) return static_cast<int64_t>(k);
-  return -1;
-}
 
 void run_amax_amin(Rng& rng, aclDataType t, bool is_max) {
   Problem p = random_problem(rng, t, false, true);

@@ -248,7 +248,7 @@ enum class NormKind { kZero, kOne, kTwo, kInf, kNegInf, kP };
 
 template <typename T>
 inline T abs_of(T v) {
-  return v < T(0) ? -v : v;  // NaN stays NaN
+  return std::fabs(v);
 }
 
 template <typename T>
