@@ -403,6 +403,23 @@ TEST(Var, StableForLargeMeans) {
   EXPECT_NEAR(out.at({1}).f, 1.25, 1e-6);
 }
 
+// Ramps over long rows: blocks (and chunks of a split reduction) with different means are merged.
+TEST(Var, LongRowsMergeBlocksAndChunks) {
+  for (int64_t n : {int64_t{3000}, int64_t{140000}}) {
+    Tensor self(TensorDesc(ACL_FLOAT, {n})), var(TensorDesc(ACL_FLOAT, {})), mean(TensorDesc(ACL_FLOAT, {}));
+    for (int64_t k = 0; k < n; ++k) self.set({k}, Num::real(static_cast<double>(k) / 1024));
+    self.upload();
+    ASSERT_TRUE(ran("VarMean ramp", [&](uint64_t* w, aclOpExecutor** e) {
+      return aclnnVarMeanGetWorkspaceSize(self.get(), nullptr, 0, false, var.get(), mean.get(), w, e);
+    }, aclnnVarMean));
+    var.download();
+    mean.download();
+    const double nd = static_cast<double>(n), want = (nd * nd - 1) / 12 / 1024 / 1024;
+    EXPECT_TRUE(close(ACL_FLOAT, want, var.at({}).f, 0)) << n << ": " << var.at({}).f << " vs " << want;
+    EXPECT_TRUE(close(ACL_FLOAT, (nd - 1) / 2 / 1024, mean.at({}).f, 0)) << n << ": " << mean.at({}).f;
+  }
+}
+
 TEST(BatchNormStats, PerChannelMeanAndInvstd) {
   Rng rng(29);
   for (int iter = 0; iter < 30; ++iter) {

@@ -25,7 +25,9 @@
 //   void row(Acc& a, const T* x, int64_t n, int64_t r0) const;  folds x[0..n), reduction indices r0..
 //                                                               (n <= kReduceBlock; vectorise it)
 //   void col(Acc* a, const T* x, int64_t w, int64_t r) const;   folds x[i] into a[i] for i < w, index r
-//   void merge(Acc& a, const Acc& b, int64_t na, int64_t nb) const;  a covers na items, b the nb after
+// Indices are positions along the whole reduction; a chunk's state starts empty at its first row,
+// so a reducer that needs counts keeps them in its state.
+//   void merge(Acc& a, const Acc& b) const;                     folds b (the items after a's) into a
 //   void store(int64_t pos, const Acc& a, int64_t n) const;     writes the outputs at position pos
 #pragma once
 
@@ -166,10 +168,8 @@ void run_reduce(const ReduceLayout& L, const void* self_first, char* ws, const R
     for (int64_t u = b; u < e; ++u) {
       const int64_t w = width(u), pos = position(u);
       Acc* a = part + u * L.chunks * L.tile;
-      for (int64_t c = 1; c < L.chunks; ++c) {
-        const int64_t done = c * L.chunk_rows, n = std::min(R, done + L.chunk_rows) - done;
-        for (int64_t i = 0; i < w; ++i) red.merge(a[i], a[c * L.tile + i], done, n);
-      }
+      for (int64_t c = 1; c < L.chunks; ++c)
+        for (int64_t i = 0; i < w; ++i) red.merge(a[i], a[c * L.tile + i]);
       for (int64_t i = 0; i < w; ++i) red.store(pos + i, a[i], R);
     }
   });

@@ -57,7 +57,7 @@ struct ArgReducer {
         a[k].i = r;
       }
   }
-  void merge(Acc& a, const Acc& b, int64_t, int64_t) const {
+  void merge(Acc& a, const Acc& b) const {
     if (b.i >= 0 && (a.i < 0 || better(b.v, a.v))) a = b;
   }
   void store(int64_t pos, const Acc& a, int64_t) const {

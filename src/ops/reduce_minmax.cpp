@@ -77,7 +77,7 @@ struct MinMaxReducer {
       if constexpr ((Mode & kMaxOnly) != 0) a[i].hi = pick<true>(a[i].hi, x[i]);
     }
   }
-  void merge(Acc& a, const Acc& b, int64_t, int64_t) const {
+  void merge(Acc& a, const Acc& b) const {
     a.lo = pick<false>(a.lo, b.lo);
     a.hi = pick<true>(a.hi, b.hi);
   }
@@ -128,7 +128,7 @@ struct AnyAllReducer {
       else a[i] |= static_cast<uint8_t>(x[i] != T(0));
     }
   }
-  void merge(Acc& a, const Acc& b, int64_t, int64_t) const {
+  void merge(Acc& a, const Acc& b) const {
     if constexpr (kAll) a &= b;
     else a |= b;
   }

@@ -35,7 +35,7 @@ enum VarOutput : unsigned { kVar = 1, kStd = 2, kMean = 4, kInvStd = 8 };
 template <typename T>
 struct VarReducer {
   struct Acc {
-    double mean = 0, m2 = 0;
+    double n = 0, mean = 0, m2 = 0;
   };
   unsigned outputs;
   double correction, eps;
@@ -44,31 +44,32 @@ struct VarReducer {
   T* invstd_out;
 
   Acc init() const { return Acc{}; }
-  void row(Acc& a, const T* x, int64_t n, int64_t r0) const {
+  void row(Acc& a, const T* x, int64_t n, int64_t) const {
     const double bm = lane_sum<double>(x, n, [](T v) { return static_cast<double>(v); }) / static_cast<double>(n);
     const double m2 = lane_sum<double>(x, n, [bm](T v) {
       const double d = static_cast<double>(v) - bm;
       return d * d;
     });
-    merge(a, Acc{bm, m2}, r0, n);
+    merge(a, Acc{static_cast<double>(n), bm, m2});
   }
-  void col(Acc* a, const T* x, int64_t w, int64_t r) const {
-    const double inv = 1.0 / static_cast<double>(r + 1);
+  void col(Acc* a, const T* x, int64_t w, int64_t) const {
     for (int64_t i = 0; i < w; ++i) {
       const double v = static_cast<double>(x[i]), d = v - a[i].mean;
-      a[i].mean += d * inv;
+      a[i].n += 1;
+      a[i].mean += d / a[i].n;
       a[i].m2 += d * (v - a[i].mean);
     }
   }
-  void merge(Acc& a, const Acc& b, int64_t na, int64_t nb) const {
-    if (nb == 0) return;
-    if (na == 0) {
+  void merge(Acc& a, const Acc& b) const {
+    if (b.n == 0) return;
+    if (a.n == 0) {
       a = b;
       return;
     }
-    const double n = static_cast<double>(na + nb), d = b.mean - a.mean;
-    a.mean += d * static_cast<double>(nb) / n;
-    a.m2 += b.m2 + d * d * static_cast<double>(na) * static_cast<double>(nb) / n;
+    const double n = a.n + b.n, d = b.mean - a.mean;
+    a.mean += d * b.n / n;
+    a.m2 += b.m2 + d * d * a.n * b.n / n;
+    a.n = n;
   }
   void store(int64_t pos, const Acc& a, int64_t n) const {
     const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -206,7 +207,7 @@ struct LogSumExpReducer {
       else if (v != -std::numeric_limits<T>::infinity() && !a[i].nan && !a[i].pinf) add(a[i], static_cast<double>(v), 1.0);
     }
   }
-  void merge(Acc& a, const Acc& b, int64_t, int64_t) const {
+  void merge(Acc& a, const Acc& b) const {
     a.nan |= b.nan;
     a.pinf |= b.pinf;
     if (b.m != -HUGE_VAL) add(a, b.m, b.s);
@@ -304,7 +305,7 @@ struct NormReducer {
     }
     return a;
   }
-  void merge(Acc& a, const Acc& b, int64_t, int64_t) const {
+  void merge(Acc& a, const Acc& b) const {
     if (kind == NormKind::kInf || kind == NormKind::kNegInf) a = pick(kind == NormKind::kInf, a, b);
     else a += b;
   }

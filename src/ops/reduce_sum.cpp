@@ -44,7 +44,7 @@ struct SumReducer {
       else a[i] += static_cast<uint64_t>(static_cast<int64_t>(x[i]));
     }
   }
-  void merge(Acc& a, const Acc& b, int64_t, int64_t) const { a += b; }
+  void merge(Acc& a, const Acc& b) const { a += b; }
   void store(int64_t pos, const Acc& a, int64_t n) const {
     if constexpr (K == SumKind::kMean) {
       if constexpr (std::is_floating_point_v<T>) out[pos] = static_cast<T>(a / static_cast<double>(n));
@@ -81,7 +81,7 @@ struct ProdReducer {
   void col(Acc* a, const T* x, int64_t w, int64_t) const {
     for (int64_t i = 0; i < w; ++i) a[i] *= term(x[i]);
   }
-  void merge(Acc& a, const Acc& b, int64_t, int64_t) const { a *= b; }
+  void merge(Acc& a, const Acc& b) const { a *= b; }
   void store(int64_t pos, const Acc& a, int64_t) const { out[pos] = narrow<T>(a); }
 };
 
