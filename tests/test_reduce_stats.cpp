@@ -547,6 +547,41 @@ TEST(Norm, NormAndLinalgVectorNorm) {
   }
 }
 
+// One long row reduced by every kind of reducer: the split path merges their partial states.
+TEST(ReduceStats, SplitReductionsOfEveryKind) {
+  Rng rng(32);
+  const int64_t n = 140001;
+  Tensor self(TensorDesc(ACL_FLOAT, {n})), out(TensorDesc(ACL_FLOAT, {})), bout(TensorDesc(ACL_BOOL, {}));
+  fill(self, rng, 0);
+  self.set({n - 5}, Num::real(40));  // the max sits in the last chunk
+  self.upload();
+  std::vector<double> x;
+  for (int64_t k = 0; k < n; ++k) x.push_back(self.at({k}).f);
+  IntArray all({});
+  auto check = [&](const char* what, const Phase1Fn& p1, Phase2Fn p2, double want, double rel) {
+    ASSERT_TRUE(ran(what, p1, p2));
+    out.download();
+    EXPECT_TRUE(close(ACL_FLOAT, want, out.at({}).f, rel * std::fabs(want))) << what << ": " << out.at({}).f << " vs " << want;
+  };
+  check("LogSumExp", [&](uint64_t* w, aclOpExecutor** e) { return aclnnLogSumExpGetWorkspaceSize(self.get(), all.a, false, out.get(), w, e); },
+        aclnnLogSumExp, logsumexp_ref(x), 1e-6);
+  for (double pv : {2.0, 3.0, HUGE_VAL, -HUGE_VAL}) {
+    const float pf = static_cast<float>(pv);
+    aclScalar* ps = aclCreateScalar(const_cast<float*>(&pf), ACL_FLOAT);
+    check("Norm", [&](uint64_t* w, aclOpExecutor** e) { return aclnnNormGetWorkspaceSize(self.get(), ps, all.a, false, out.get(), w, e); },
+          aclnnNorm, norm_ref(x, pv), 1e-5);
+    aclDestroyScalar(ps);
+  }
+  check("Max", [&](uint64_t* w, aclOpExecutor** e) { return aclnnMaxGetWorkspaceSize(self.get(), out.get(), w, e); },
+        aclnnMax, 40, 0);
+  ASSERT_TRUE(ran("All", [&](uint64_t* w, aclOpExecutor** e) { return aclnnAllGetWorkspaceSize(self.get(), all.a, false, bout.get(), w, e); },
+                  aclnnAll));
+  bout.download();
+  bool want = true;
+  for (double v : x) want = want && v != 0;
+  EXPECT_EQ(bout.at({}).i, want ? 1 : 0);
+}
+
 // ---- bad arguments --------------------------------------------------------------------------------------
 
 TEST(ReduceStats, BadArguments) {
