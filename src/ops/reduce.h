@@ -50,7 +50,7 @@ namespace pacl {
 
 inline constexpr int64_t kReduceBlock = 1024;  // elements handed to Reducer::row at a time
 inline constexpr int64_t kReduceTile = 256;    // inner positions folded together by Reducer::col
-inline constexpr int kLanes = 16;              // independent accumulators in a vectorised fold
+inline constexpr int kLanes = 32;              // independent accumulators in a vectorised fold
 
 // How to read self as [outer, reduced, inner] (decided at plan time).
 struct ReduceLayout {

@@ -33,7 +33,7 @@ struct SumReducer {
   Acc init() const { return 0; }
   void row(Acc& a, const T* x, int64_t n, int64_t) const {
     if constexpr (std::is_floating_point_v<T>) {
-      a += lane_sum<T>(x, n, term);
+      a += lane_sum<T>(x, n, [](T v) { return term(v); });
     } else {
       a += lane_sum<uint64_t>(x, n, [](T v) { return static_cast<uint64_t>(static_cast<int64_t>(v)); });
     }
