@@ -230,8 +230,12 @@ void plan_reduce_log_sum(OpBuilder& b, const aclTensor* data_arg, const aclIntAr
   check_rank(out, "reduce");
   const std::vector<bool> mask = reduce_mask(axes.values, data.dim(), "axes", !noop_empty);
   check_shape_equals(out, "reduce", reduced_shape(data.view, mask, keepdim), "data's shape reduced over the axes:");
-  plan_reduction<TypeSet::kFloating>(b, "reduce.log_sum", data, mask, data.dtype, one_out(out, data.dtype),
-                                     MakeSum<SumKind::kLogSum>{});
+  if (noop_empty && axes.values.empty())  // CANN copies data unchanged (no log)
+    plan_reduction<TypeSet::kFloating>(b, "reduce.copy", data, mask, data.dtype, one_out(out, data.dtype),
+                                       MakeSum<SumKind::kSum>{});
+  else
+    plan_reduction<TypeSet::kFloating>(b, "reduce.log_sum", data, mask, data.dtype, one_out(out, data.dtype),
+                                       MakeSum<SumKind::kLogSum>{});
 }
 
 constexpr DTypeMask kProdTypes = kAllTypes;
