@@ -6,7 +6,7 @@
 // reduction order, converted to the compute dtype with PyTorch's cast semantics, and folded in
 // double (floating) or wrapping 64-bit integers (integral). Sums may differ from the exact double
 // result by the rounding into the output dtype plus 1e-5 of the sum of magnitudes (float32
-// accumulation: blocks of 64 terms per lane; 1e-12 for float64). Extremes and indices are exact;
+// accumulation: blocks of 32 terms per lane; 1e-12 for float64). Extremes and indices are exact;
 // the index is that of the first extreme, NaN counting as the extreme.
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 //
 // References fold each slice (gathered in reduction order from the host copies, cast to the
 // compute dtype) in double. Tolerances: the rounding into the output dtype plus the accumulation
-// error of the method: 1e-5 of the sum of magnitudes for float32 sums (blocks of 64 terms per
+// error of the method: 1e-5 of the sum of magnitudes for float32 sums (blocks of 32 terms per
 // lane), n * 2^-22 relative for float32 products, 1e-9 relative for variances (accumulated in
 // double), 1e-5 relative for norms and log-sum-exp (float32 exp/pow, a few ulps each).
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Sum-like reductions: ReduceSum, Mean, MeanV2, GlobalAveragePool, ReduceNansum, ReduceLogSum,
 // Prod, ProdDim. Sums of floating values fold kLanes float accumulators per block of
-// kReduceBlock elements (at most 64 terms each) and add the block sums in double; integer sums
+// kReduceBlock elements (32 terms each) and add the block sums in double; integer sums
 // wrap as PyTorch's do (accumulated modulo 2^64, then narrowed).
 #include <cmath>
 
