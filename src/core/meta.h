@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "core/small_vector.h"
 
 namespace pacl {
 
@@ -26,7 +27,7 @@ enum class Magic : uint32_t {
   kDead = 0xdeadbeef,
 };
 
-using Dims = std::vector<int64_t>;
+using Dims = SmallVector<int64_t, 8>;  // shapes and strides: no allocation up to 8 dims
 
 // Number of elements of a shape; throws InvalidArgument on a negative dim or int64 overflow.
 int64_t checked_numel(const Dims& dims, const char* what);
