@@ -93,8 +93,8 @@ class StepPlan {
   // Raw scratch bytes (64-byte aligned): the offset for StepArgs::scratch.
   size_t scratch(size_t bytes) { return booking_.book(bytes); }
 
-  // out = f(in...) over `shape`, computed in `compute` (16-bit floats in float32; an input of
-  // another dtype is first rounded to `compute`, as the engine does). make(type_tag<T>) gives f.
+  // out = f(in...) over `shape`, computed in the arithmetic type of `compute` (float32 for 16-bit
+  // floats); every input is converted to it exactly. make(type_tag<T>) gives f.
   template <size_t N, TypeSet Set = TypeSet::kFloating, typename Make>
   void elementwise(DType compute, const Dims& shape, const View& out, const std::array<View, N>& in, Make&& make);
   // A function step.
@@ -122,13 +122,12 @@ Geometry StepPlan::geometry(const Dims& shape, const View& out, const std::array
   return merge_dims(shape, std::move(strides));
 }
 
+// Unlike plan_elementwise, no input is rounded to a 16-bit compute dtype first: a step's inputs are
+// either of the compute dtype already or float32 buffers holding an earlier step's exact result.
 template <size_t N>
-std::array<OperandSource, N> StepPlan::sources(DType compute, const std::array<View, N>& in) const {
+std::array<OperandSource, N> StepPlan::sources(DType, const std::array<View, N>& in) const {
   std::array<OperandSource, N> s{};
-  const bool widened = arithmetic_dtype(compute) != compute;
-  for (size_t k = 0; k < N; ++k)
-    s[k] = OperandSource{static_cast<int>(k + 1), in[k].dtype,
-                         widened && in[k].dtype != compute ? compute : DType::kUndefined};
+  for (size_t k = 0; k < N; ++k) s[k] = OperandSource{static_cast<int>(k + 1), in[k].dtype, DType::kUndefined};
   return s;
 }
 
