@@ -1,0 +1,639 @@
+// The foreach family (aclnnForeach*) through the public C API. One table drives the elementwise
+// ops: each row names the entry point, its operands in parameter order (lists, a scalar as a
+// one-element tensor, an aclScalar, an aclScalarList, a tensor of one value per list element), the
+// list dtypes CANN's doc allows, the scalar dtypes it allows for each list dtype, and a reference:
+// the op's math in double on the host copies (integers in wrapping 64-bit arithmetic), with every
+// operand first converted to the dtype the op computes in (float32 for the floating lists). Each
+// case is a random list of 1-5 tensors of different shapes (empty and 0-d ones among them, strided
+// and offset views), random values with the special ones mixed in. Bad inputs (null lists and
+// elements, lists of different lengths, mismatched shapes and dtypes, unsupported dtypes, wrong
+// scalars) must fail phase 1 with the right status and a message naming the argument and index.
+// Copy, ZeroInplace, Norm, NonFiniteCheckAndUnscale and RoundOffNumber have tests of their own.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_foreach_add_list.h"
+#include "aclnnop/aclnn_foreach_add_list_inplace.h"
+#include "aclnnop/aclnn_foreach_add_list_v2.h"
+#include "aclnnop/aclnn_foreach_add_scalar.h"
+#include "aclnnop/aclnn_foreach_add_scalar_list.h"
+#include "aclnnop/aclnn_foreach_add_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_div_list.h"
+#include "aclnnop/aclnn_foreach_div_list_inplace.h"
+#include "aclnnop/aclnn_foreach_div_scalar.h"
+#include "aclnnop/aclnn_foreach_div_scalar_list.h"
+#include "aclnnop/aclnn_foreach_div_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_maximum_list.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar_list.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_minimum_list.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar_list.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_mul_list.h"
+#include "aclnnop/aclnn_foreach_mul_list_inplace.h"
+#include "aclnnop/aclnn_foreach_mul_scalar.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_inplace.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_list.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_pow_list.h"
+#include "aclnnop/aclnn_foreach_pow_scalar.h"
+#include "aclnnop/aclnn_foreach_pow_scalar_and_tensor.h"
+#include "aclnnop/aclnn_foreach_pow_scalar_list.h"
+#include "aclnnop/aclnn_foreach_pow_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_sub_list.h"
+#include "aclnnop/aclnn_foreach_sub_list_inplace.h"
+#include "aclnnop/aclnn_foreach_sub_list_v2.h"
+#include "aclnnop/aclnn_foreach_sub_scalar.h"
+#include "aclnnop/aclnn_foreach_sub_scalar_inplace.h"
+#include "aclnnop/aclnn_foreach_sub_scalar_list.h"
+#include "aclnnop/aclnn_foreach_sub_scalar_v2.h"
+#include "op_test_util.h"
+
+namespace {
+
+using namespace optest;
+
+// ---- operands ---------------------------------------------------------------------------------------
+
+// What feeds one operand of the per-element op.
+enum class Kind {
+  kList,        // a tensor list
+  kTensor,      // a one-element aclTensor
+  kPerElement,  // an aclTensor of one value per list element
+  kHost,        // an aclScalar
+  kScalarList,  // an aclScalarList
+};
+
+// The C arguments of one call, in parameter order (the out list last, unless in place).
+struct P {
+  std::vector<void*> v;
+  aclTensorList* l(size_t i) const { return static_cast<aclTensorList*>(v[i]); }
+  aclTensor* t(size_t i) const { return static_cast<aclTensor*>(v[i]); }
+  aclScalar* s(size_t i) const { return static_cast<aclScalar*>(v[i]); }
+  aclScalarList* sl(size_t i) const { return static_cast<aclScalarList*>(v[i]); }
+};
+using CallFn = aclnnStatus (*)(const P&, uint64_t*, aclOpExecutor**);
+
+// An aclTensor of its own over t's device storage (a list owns and destroys its elements).
+aclTensor* alias(const Tensor& t) {
+  void* addr = nullptr;
+  EXPECT_EQ(aclGetRawTensorAddr(t.get(), &addr), ACL_SUCCESS);
+  const TensorDesc& d = t.desc();
+  const Shape st = d.view_strides();
+  const int64_t storage[1] = {d.storage_elems()};
+  return aclCreateTensor(d.shape.data(), d.shape.size(), d.dtype, st.data(), d.offset, ACL_FORMAT_ND, storage, 1,
+                         addr);
+}
+
+struct TensorListHandle {
+  explicit TensorListHandle(const std::vector<std::unique_ptr<Tensor>>& ts, int null_at = -1) {
+    std::vector<aclTensor*> items;
+    for (size_t i = 0; i < ts.size(); ++i) items.push_back(static_cast<int>(i) == null_at ? nullptr : alias(*ts[i]));
+    l = aclCreateTensorList(items.data(), items.size());
+  }
+  ~TensorListHandle() { aclDestroyTensorList(l); }
+  TensorListHandle(const TensorListHandle&) = delete;
+  TensorListHandle& operator=(const TensorListHandle&) = delete;
+  aclTensorList* l = nullptr;
+};
+
+struct ScalarListHandle {
+  explicit ScalarListHandle(const std::vector<ScalarDesc>& ds) {
+    std::vector<aclScalar*> items;
+    for (const ScalarDesc& d : ds) {
+      alignas(16) unsigned char buf[16] = {};
+      store(d.dtype, buf, d.value);
+      items.push_back(aclCreateScalar(buf, d.dtype));
+    }
+    l = aclCreateScalarList(items.data(), items.size());
+  }
+  ~ScalarListHandle() { aclDestroyScalarList(l); }
+  ScalarListHandle(const ScalarListHandle&) = delete;
+  ScalarListHandle& operator=(const ScalarListHandle&) = delete;
+  aclScalarList* l = nullptr;
+};
+
+// ---- dtype rules (restated from CANN's docs, Atlas A2) -------------------------------------------------
+
+using Dtypes = std::vector<aclDataType>;
+using ScalarRule = Dtypes (*)(aclDataType x);
+
+const Dtypes kF3 = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+const Dtypes kF3I32 = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32};
+const Dtypes kF3Ints = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8};
+
+Dtypes no_scalar(aclDataType) { return {}; }
+// A one-element tensor: x's dtype for float32/float16/int32, float32 for bfloat16, int32 for narrow ints.
+Dtypes tensor_rule(aclDataType x) {
+  if (x == ACL_BF16) return {ACL_FLOAT};
+  if (x == ACL_FLOAT || x == ACL_FLOAT16 || x == ACL_INT32) return {x};
+  return {ACL_INT32};
+}
+Dtypes host_rule(aclDataType x) {
+  if (x == ACL_FLOAT16) return {ACL_FLOAT16, ACL_DOUBLE};
+  if (is_floating(x)) return {ACL_FLOAT, ACL_DOUBLE};
+  return {ACL_INT32, ACL_INT64};
+}
+Dtypes list_rule(aclDataType x) { return is_floating(x) ? Dtypes{ACL_FLOAT} : Dtypes{ACL_INT64}; }
+Dtypes list_wide_rule(aclDataType x) { return is_floating(x) ? Dtypes{ACL_FLOAT, ACL_DOUBLE} : Dtypes{ACL_INT64}; }
+
+// ---- references -------------------------------------------------------------------------------------
+
+// Operands already converted to the compute dtype; `mag` receives the magnitude the rounding error of
+// the float32 computation scales with (default: |result|).
+using RefFn = Num (*)(const std::vector<Num>& a, double* mag);
+
+uint64_t u(const Num& v) { return static_cast<uint64_t>(v.i); }
+Num ipow(const Num& a, const Num& b) {
+  if (b.i < 0) return Num::integer(a.i == 1 ? 1 : a.i == -1 ? (b.i & 1 ? -1 : 1) : 0);
+  uint64_t r = 1, base = u(a);
+  for (uint64_t e = u(b); e; e >>= 1) {
+    if (e & 1) r *= base;
+    base *= base;
+  }
+  return Num::integer(static_cast<int64_t>(r));
+}
+double fmax_nan(double a, double b) { return std::isnan(a) ? a : std::isnan(b) ? b : (a < b ? b : a); }
+double fmin_nan(double a, double b) { return std::isnan(a) ? a : std::isnan(b) ? b : (b < a ? b : a); }
+
+Num ref_add(const std::vector<Num>& a, double* mag) {
+  if (!a[0].is_float) return Num::integer(static_cast<int64_t>(u(a[0]) + u(a[1])));
+  *mag = std::fabs(a[0].f) + std::fabs(a[1].f);
+  return Num::real(a[0].f + a[1].f);
+}
+Num ref_sub(const std::vector<Num>& a, double* mag) {
+  if (!a[0].is_float) return Num::integer(static_cast<int64_t>(u(a[0]) - u(a[1])));
+  *mag = std::fabs(a[0].f) + std::fabs(a[1].f);
+  return Num::real(a[0].f - a[1].f);
+}
+Num ref_mul(const std::vector<Num>& a, double*) {
+  if (!a[0].is_float) return Num::integer(static_cast<int64_t>(u(a[0]) * u(a[1])));
+  return Num::real(a[0].f * a[1].f);
+}
+Num ref_div(const std::vector<Num>& a, double*) { return Num::real(a[0].f / a[1].f); }
+Num ref_max(const std::vector<Num>& a, double*) {
+  if (!a[0].is_float) return Num::integer(std::max(a[0].i, a[1].i));
+  return Num::real(fmax_nan(a[0].f, a[1].f));
+}
+Num ref_min(const std::vector<Num>& a, double*) {
+  if (!a[0].is_float) return Num::integer(std::min(a[0].i, a[1].i));
+  return Num::real(fmin_nan(a[0].f, a[1].f));
+}
+Num ref_pow(const std::vector<Num>& a, double*) {
+  if (!a[0].is_float) return ipow(a[0], a[1]);
+  return Num::real(std::pow(a[0].f, a[1].f));
+}
+// x1 + alpha * x2 (AddList), x1 - alpha * x2 (SubList).
+Num ref_add_alpha(const std::vector<Num>& a, double* mag) {
+  if (!a[0].is_float) return Num::integer(static_cast<int64_t>(u(a[0]) + u(a[2]) * u(a[1])));
+  *mag = std::fabs(a[0].f) + std::fabs(a[2].f * a[1].f);
+  return Num::real(a[0].f + a[2].f * a[1].f);
+}
+Num ref_sub_alpha(const std::vector<Num>& a, double* mag) {
+  if (!a[0].is_float) return Num::integer(static_cast<int64_t>(u(a[0]) - u(a[2]) * u(a[1])));
+  *mag = std::fabs(a[0].f) + std::fabs(a[2].f * a[1].f);
+  return Num::real(a[0].f - a[2].f * a[1].f);
+}
+
+// Allowed error: ulps units in the last place of the out dtype at the expected value, plus rel
+// float32 epsilons of `mag`, plus (integers) int_diff. All zero: the exact value, sign of zero too.
+struct Tol {
+  int ulps = 0;
+  double rel = 0;
+  int64_t int_diff = 0;
+};
+constexpr Tol kExact{0, 0, 0};
+constexpr Tol kRounded{1, 2, 0};   // one or two float32 roundings, then the out dtype's
+constexpr Tol kLibm{4, 4, 0};      // a libm function in float32
+
+double ulp_at(aclDataType t, double v) {
+  int e = 0;
+  std::frexp(std::fabs(v), &e);  // |v| in [2^(e-1), 2^e)
+  switch (t) {
+    case ACL_FLOAT16: return std::ldexp(1.0, std::max(e - 1, -14) - 10);
+    case ACL_BF16: return std::ldexp(1.0, std::max(e - 1, -126) - 7);
+    case ACL_DOUBLE: return std::ldexp(1.0, std::max(e - 1, -1022) - 52);
+    default: return std::ldexp(1.0, std::max(e - 1, -126) - 23);
+  }
+}
+
+bool close_enough(aclDataType t, const Num& want, const Num& got, const Tol& tol, double mag) {
+  if (want.undefined) return true;
+  if (!is_floating(t)) return std::llabs(want.i - got.i) <= tol.int_diff;
+  if (tol.ulps == 0 && tol.rel == 0) return same_value(t, want, got);
+  if (std::isnan(want.f) || std::isnan(got.f)) return std::isnan(want.f) && std::isnan(got.f);
+  if (std::isinf(want.f) || std::isinf(got.f)) return want.f == got.f;
+  const double allowed = tol.ulps * ulp_at(t, want.f) + tol.rel * std::ldexp(mag, -23);
+  return std::fabs(want.f - got.f) <= allowed;
+}
+
+// ---- the table --------------------------------------------------------------------------------------
+
+struct Row {
+  const char* name;
+  CallFn call;
+  Phase2Fn p2;
+  std::vector<Kind> ops;  // operands in parameter order (the reference's argument order)
+  bool inplace;           // out is the first list
+  Dtypes dtypes;          // list dtypes
+  ScalarRule scalar_dtypes;
+  RefFn ref;
+  Tol tol;
+  bool float_compute = false;  // integer lists compute in float32
+  double scalar_range = 0;     // > 0: scalar values uniform in [-range, range] (exponents)
+};
+
+#define CALL(fn, ...)                                                           \
+  #fn, [](const P& p, uint64_t* ws, aclOpExecutor** ex) -> aclnnStatus {      \
+    return aclnn##fn##GetWorkspaceSize(__VA_ARGS__, ws, ex);                    \
+  },                                                                            \
+      aclnn##fn
+
+using K = Kind;
+const K L = K::kList, T = K::kTensor, H = K::kHost, SL = K::kScalarList;
+
+const std::vector<Row>& binary_rows() {
+  static const std::vector<Row> rows = {
+      {CALL(ForeachAddScalar, p.l(0), p.t(1), p.l(2)), {L, T}, false, kF3Ints, tensor_rule, ref_add, kRounded},
+      {CALL(ForeachAddScalarV2, p.l(0), p.s(1), p.l(2)), {L, H}, false, kF3Ints, host_rule, ref_add, kRounded},
+      {CALL(ForeachAddScalarList, p.l(0), p.sl(1), p.l(2)), {L, SL}, false, kF3I32, list_rule, ref_add, kRounded},
+      {CALL(ForeachSubScalar, p.l(0), p.t(1), p.l(2)), {L, T}, false, kF3I32, tensor_rule, ref_sub, kRounded},
+      {CALL(ForeachSubScalarV2, p.l(0), p.s(1), p.l(2)), {L, H}, false, kF3I32, host_rule, ref_sub, kRounded},
+      {CALL(ForeachSubScalarList, p.l(0), p.sl(1), p.l(2)), {L, SL}, false, kF3I32, list_rule, ref_sub, kRounded},
+      {CALL(ForeachSubScalarInplace, p.l(0), p.t(1)), {L, T}, true, kF3I32, tensor_rule, ref_sub, kRounded},
+      {CALL(ForeachMulScalar, p.l(0), p.t(1), p.l(2)), {L, T}, false, kF3I32, tensor_rule, ref_mul, kRounded},
+      {CALL(ForeachMulScalarV2, p.l(0), p.s(1), p.l(2)), {L, H}, false, kF3I32, host_rule, ref_mul, kRounded},
+      {CALL(ForeachMulScalarList, p.l(0), p.sl(1), p.l(2)), {L, SL}, false, kF3I32, list_rule, ref_mul, kRounded},
+      {CALL(ForeachMulScalarInplace, p.l(0), p.t(1)), {L, T}, true, kF3I32, tensor_rule, ref_mul, kRounded},
+      {CALL(ForeachDivScalar, p.l(0), p.t(1), p.l(2)), {L, T}, false, kF3, tensor_rule, ref_div, kRounded},
+      {CALL(ForeachDivScalarV2, p.l(0), p.s(1), p.l(2)), {L, H}, false, kF3, host_rule, ref_div, kRounded},
+      {CALL(ForeachDivScalarList, p.l(0), p.sl(1), p.l(2)), {L, SL}, false, kF3, list_rule, ref_div, kRounded},
+      {CALL(ForeachMaximumScalar, p.l(0), p.t(1), p.l(2)), {L, T}, false, kF3I32, tensor_rule, ref_max, kExact},
+      {CALL(ForeachMaximumScalarV2, p.l(0), p.s(1), p.l(2)), {L, H}, false, kF3I32, host_rule, ref_max, kExact},
+      {CALL(ForeachMaximumScalarList, p.l(0), p.sl(1), p.l(2)), {L, SL}, false, kF3I32, list_wide_rule, ref_max,
+       kExact},
+      {CALL(ForeachMinimumScalar, p.l(0), p.t(1), p.l(2)), {L, T}, false, kF3I32, tensor_rule, ref_min, kExact},
+      {CALL(ForeachMinimumScalarV2, p.l(0), p.s(1), p.l(2)), {L, H}, false, kF3I32, host_rule, ref_min, kExact},
+      {CALL(ForeachMinimumScalarList, p.l(0), p.sl(1), p.l(2)), {L, SL}, false, kF3I32, list_wide_rule, ref_min,
+       kExact},
+      {CALL(ForeachPowScalar, p.l(0), p.t(1), p.l(2)), {L, T}, false, kF3I32, tensor_rule, ref_pow, kLibm, false, 4},
+      {CALL(ForeachPowScalarV2, p.l(0), p.s(1), p.l(2)), {L, H}, false, kF3, host_rule, ref_pow, kLibm, false, 4},
+      {CALL(ForeachPowScalarList, p.l(0), p.sl(1), p.l(2)), {L, SL}, false, kF3I32, list_rule, ref_pow, kLibm, false,
+       4},
+      {CALL(ForeachPowScalarAndTensor, p.s(0), p.l(1), p.l(2)), {H, L}, false, kF3I32, list_wide_rule, ref_pow, kLibm,
+       false, 4},
+      {CALL(ForeachAddList, p.l(0), p.l(1), p.t(2), p.l(3)), {L, L, T}, false, kF3Ints, tensor_rule, ref_add_alpha,
+       kRounded},
+      {CALL(ForeachAddListV2, p.l(0), p.l(1), p.s(2), p.l(3)), {L, L, H}, false, kF3Ints, host_rule, ref_add_alpha,
+       kRounded},
+      {CALL(ForeachAddListInplace, p.l(0), p.l(1), p.t(2)), {L, L, T}, true, kF3I32, tensor_rule, ref_add_alpha,
+       kRounded},
+      {CALL(ForeachSubList, p.l(0), p.l(1), p.t(2), p.l(3)), {L, L, T}, false, kF3Ints, tensor_rule, ref_sub_alpha,
+       kRounded},
+      {CALL(ForeachSubListV2, p.l(0), p.l(1), p.s(2), p.l(3)), {L, L, H}, false, kF3Ints, host_rule, ref_sub_alpha,
+       kRounded},
+      {CALL(ForeachSubListInplace, p.l(0), p.l(1), p.t(2)), {L, L, T}, true, kF3I32, tensor_rule, ref_sub_alpha,
+       kRounded},
+      {CALL(ForeachMulList, p.l(0), p.l(1), p.l(2)), {L, L}, false, kF3Ints, no_scalar, ref_mul, kRounded},
+      {CALL(ForeachMulListInplace, p.l(0), p.l(1)), {L, L}, true, kF3I32, no_scalar, ref_mul, kRounded},
+      {CALL(ForeachDivList, p.l(0), p.l(1), p.l(2)), {L, L}, false, kF3, no_scalar, ref_div, kRounded},
+      {CALL(ForeachDivListInplace, p.l(0), p.l(1)), {L, L}, true, kF3, no_scalar, ref_div, kRounded},
+      {CALL(ForeachMaximumList, p.l(0), p.l(1), p.l(2)), {L, L}, false, kF3I32, no_scalar, ref_max, kExact},
+      {CALL(ForeachMinimumList, p.l(0), p.l(1), p.l(2)), {L, L}, false, kF3I32, no_scalar, ref_min, kExact},
+      {CALL(ForeachPowList, p.l(0), p.l(1), p.l(2)), {L, L}, false, kF3I32, no_scalar, ref_pow, kLibm},
+  };
+  return rows;
+}
+
+// ---- one case -----------------------------------------------------------------------------------------
+
+// A random shape of rank 0-3 (an empty one now and then), and a view of it: contiguous, or strided
+// with gaps and an offset.
+TensorDesc random_desc(Rng& rng, aclDataType t, const Shape& shape) {
+  TensorDesc d(t, shape);
+  if (!shape.empty() && rng() % 3 == 0) {
+    Shape big = shape;
+    big.back() = big.back() * 2 + 1;
+    d.strides = contiguous_strides(big);
+    d.offset = static_cast<int64_t>(rng() % 3);
+  }
+  return d;
+}
+Shape random_shape(Rng& rng) {
+  Shape s(rng() % 4);
+  for (auto& d : s) d = static_cast<int64_t>(rng() % 4) + 1;
+  if (!s.empty() && rng() % 8 == 0) s[rng() % s.size()] = 0;
+  return s;
+}
+
+// The dtype a list of dtype x computes in.
+aclDataType compute_of(const Row& r, aclDataType x) { return is_floating(x) || r.float_compute ? ACL_FLOAT : x; }
+
+Num random_scalar(const Row& r, aclDataType t, Rng& rng) {
+  if (r.scalar_range > 0) {
+    const double v = std::uniform_real_distribution<double>(-r.scalar_range, r.scalar_range)(rng);
+    return is_floating(t) ? cast(Num::real(rng() % 2 ? std::round(v) : v), t) : Num::integer(std::llround(v));
+  }
+  FillOptions o;
+  o.special = 0.05;
+  return random_value(t, rng, o);
+}
+
+// Runs one random case of row r with lists of dtype x.
+void run_case(const Row& r, aclDataType x, Rng& rng, int iter) {
+  const size_t n = 1 + rng() % 5;
+  std::vector<Shape> shapes;
+  for (size_t i = 0; i < n; ++i) shapes.push_back(random_shape(rng));
+  const Dtypes sdt = r.scalar_dtypes(x);
+  std::string repro = std::string(r.name) + " x=" + dtype_name(x) + " n=" + std::to_string(n) + " iter " +
+                      std::to_string(iter) + ":";
+
+  // Operands.
+  std::vector<std::vector<std::unique_ptr<Tensor>>> lists(r.ops.size());
+  std::vector<std::unique_ptr<Tensor>> tensors(r.ops.size());
+  std::vector<std::unique_ptr<Scalar>> hosts(r.ops.size());
+  std::vector<std::vector<ScalarDesc>> scalar_lists(r.ops.size());
+  for (size_t k = 0; k < r.ops.size(); ++k) {
+    switch (r.ops[k]) {
+      case K::kList:
+        for (size_t i = 0; i < n; ++i) {
+          lists[k].push_back(std::make_unique<Tensor>(random_desc(rng, x, shapes[i])));
+          lists[k].back()->fill_random(rng);
+          repro += " " + lists[k].back()->desc().str();
+        }
+        break;
+      case K::kTensor:
+      case K::kPerElement: {
+        const aclDataType t = sdt[rng() % sdt.size()];
+        const int64_t count = r.ops[k] == K::kTensor ? 1 : static_cast<int64_t>(n);
+        tensors[k] = std::make_unique<Tensor>(
+            TensorDesc(t, rng() % 2 ? Shape{count} : count == 1 ? Shape{} : Shape{1, count}));
+        const size_t es = dtype_size(t);
+        for (int64_t e = 0; e < count; ++e)
+          store(t, tensors[k]->host().data() + static_cast<size_t>(e) * es, random_scalar(r, t, rng));
+        tensors[k]->upload();
+        repro += " scalar=" + tensors[k]->desc().str();
+        break;
+      }
+      case K::kHost: {
+        const aclDataType t = sdt[rng() % sdt.size()];
+        hosts[k] = std::make_unique<Scalar>(ScalarDesc(t, random_scalar(r, t, rng)));
+        repro += " " + hosts[k]->desc().str();
+        break;
+      }
+      case K::kScalarList:
+        for (size_t i = 0; i < n; ++i) {
+          const aclDataType t = sdt[rng() % sdt.size()];
+          scalar_lists[k].emplace_back(t, random_scalar(r, t, rng));
+          repro += " " + scalar_lists[k].back().str();
+        }
+        break;
+    }
+  }
+  std::vector<std::unique_ptr<Tensor>> outs;
+  if (!r.inplace)
+    for (size_t i = 0; i < n; ++i) {
+      outs.push_back(std::make_unique<Tensor>(random_desc(rng, x, shapes[i])));
+      outs.back()->fill_random(rng);
+      repro += " out=" + outs.back()->desc().str();
+    }
+  size_t first = 0;
+  while (r.ops[first] != K::kList) ++first;
+  std::vector<std::unique_ptr<Tensor>>& out = r.inplace ? lists[first] : outs;
+  std::vector<std::vector<uint8_t>> before;
+  for (auto& t : out) before.push_back(t->host());
+
+  // The call.
+  std::vector<std::unique_ptr<TensorListHandle>> list_handles;
+  std::vector<std::unique_ptr<ScalarListHandle>> scalar_handles;
+  P p;
+  for (size_t k = 0; k < r.ops.size(); ++k) {
+    switch (r.ops[k]) {
+      case K::kList:
+        list_handles.push_back(std::make_unique<TensorListHandle>(lists[k]));
+        p.v.push_back(list_handles.back()->l);
+        break;
+      case K::kTensor:
+      case K::kPerElement: p.v.push_back(tensors[k]->get()); break;
+      case K::kHost: p.v.push_back(hosts[k]->get()); break;
+      case K::kScalarList:
+        scalar_handles.push_back(std::make_unique<ScalarListHandle>(scalar_lists[k]));
+        p.v.push_back(scalar_handles.back()->l);
+        break;
+    }
+  }
+  if (!r.inplace) {
+    list_handles.push_back(std::make_unique<TensorListHandle>(outs));
+    p.v.push_back(list_handles.back()->l);
+  }
+  ASSERT_EQ(run_two_phase([&](uint64_t* ws, aclOpExecutor** ex) { return r.call(p, ws, ex); }, r.p2), ACL_SUCCESS)
+      << repro << " " << aclGetRecentErrMsg();
+
+  // Compare.
+  const aclDataType c = compute_of(r, x);
+  for (size_t i = 0; i < n; ++i) {
+    out[i]->download();
+    bool ok = true;
+    for_each_index(shapes[i], [&](const Shape& idx) {
+      if (!ok) return;
+      std::vector<Num> args;
+      for (size_t k = 0; k < r.ops.size(); ++k) {
+        Num v;
+        switch (r.ops[k]) {
+          case K::kList:
+            v = (r.inplace && k == first) ? lists[k][i]->at(before[i], idx) : lists[k][i]->at(idx);
+            break;
+          case K::kTensor: v = load(tensors[k]->desc().dtype, tensors[k]->host().data()); break;
+          case K::kPerElement:
+            v = load(tensors[k]->desc().dtype, tensors[k]->host().data() + i * dtype_size(tensors[k]->desc().dtype));
+            break;
+          case K::kHost: v = hosts[k]->desc().value; break;
+          case K::kScalarList: v = scalar_lists[k][i].value; break;
+        }
+        args.push_back(cast(v, c));
+      }
+      double mag = 0;
+      const Num exact = r.ref(args, &mag);
+      if (exact.is_float && mag == 0) mag = std::fabs(exact.f);
+      if (exact.is_float && !(mag <= 3.4e38)) return;  // float32 intermediates overflow (or NaN): any result
+      const Num want = cast(exact, x);
+      const Num got = out[i]->at(idx);
+      if (!close_enough(x, want, got, r.tol, mag)) {
+        std::string a;
+        for (const Num& v : args) a += " " + num_str(v);
+        ADD_FAILURE() << repro << "\n  tensor " << i << " element " << shape_str(idx) << ": operands" << a
+                      << " expected " << num_str(want) << " got " << num_str(got);
+        ok = false;
+      }
+    });
+    const std::string outside = writes_outside_view(*out[i], before[i]);
+    EXPECT_TRUE(outside.empty()) << repro << ": tensor " << i << " written outside its view:" << outside;
+  }
+}
+
+void run_rows(const std::vector<Row>& rows, uint64_t seed, int cases_per_dtype) {
+  Rng rng(seed);
+  for (const Row& r : rows)
+    for (aclDataType x : r.dtypes)
+      for (int it = 0; it < cases_per_dtype; ++it) {
+        run_case(r, x, rng, it);
+        if (::testing::Test::HasFailure()) return;
+      }
+}
+
+TEST(Foreach, BinaryOpsMatchReference) { run_rows(binary_rows(), 1, 3); }
+
+// ---- bad inputs ---------------------------------------------------------------------------------------
+
+std::vector<std::unique_ptr<Tensor>> make_list(const std::vector<TensorDesc>& ds) {
+  std::vector<std::unique_ptr<Tensor>> r;
+  for (const auto& d : ds) r.push_back(std::make_unique<Tensor>(d));
+  return r;
+}
+
+TEST(Foreach, BinaryBadInputsNameTheArgument) {
+  const TensorDesc a(ACL_FLOAT, {2, 3}), b(ACL_FLOAT, {4});
+  auto x = make_list({a, b}), out = make_list({a, b});
+  Tensor scalar(TensorDesc(ACL_FLOAT, {1}));
+  TensorListHandle xl(x), outl(out);
+  auto add_scalar = [&](aclTensorList* xs, aclTensor* s, aclTensorList* o) {
+    return [=](uint64_t* ws, aclOpExecutor** ex) { return aclnnForeachAddScalarGetWorkspaceSize(xs, s, o, ws, ex); };
+  };
+  expect_phase1_error("AddScalar x=null", ACLNN_ERR_PARAM_NULLPTR, "x", add_scalar(nullptr, scalar.get(), outl.l));
+  expect_phase1_error("AddScalar scalar=null", ACLNN_ERR_PARAM_NULLPTR, "scalar", add_scalar(xl.l, nullptr, outl.l));
+  expect_phase1_error("AddScalar out=null", ACLNN_ERR_PARAM_NULLPTR, "out", add_scalar(xl.l, scalar.get(), nullptr));
+  {
+    TensorListHandle with_null(x, 1);
+    expect_phase1_error("AddScalar x[1]=null", ACLNN_ERR_PARAM_NULLPTR, "x[1]",
+                        add_scalar(with_null.l, scalar.get(), outl.l));
+  }
+  {  // lists of different lengths
+    auto shorter = make_list({a});
+    TensorListHandle s(shorter);
+    expect_phase1_error("AddScalar out of 1 for x of 2", ACLNN_ERR_PARAM_INVALID, "out has 1 tensors",
+                        add_scalar(xl.l, scalar.get(), s.l));
+    auto empty = make_list({});
+    TensorListHandle e(empty);
+    expect_phase1_error("AddScalar empty lists", ACLNN_ERR_PARAM_INVALID, "x is an empty tensor list",
+                        add_scalar(e.l, scalar.get(), e.l));
+  }
+  {  // mismatched shape and dtype
+    auto wrong_shape = make_list({a, TensorDesc(ACL_FLOAT, {5})});
+    TensorListHandle ws(wrong_shape);
+    expect_phase1_error("AddScalar out[1] shape", ACLNN_ERR_PARAM_INVALID, "out[1] has shape [5]",
+                        add_scalar(xl.l, scalar.get(), ws.l));
+    auto wrong_dtype = make_list({a, TensorDesc(ACL_FLOAT16, {4})});
+    TensorListHandle wd(wrong_dtype);
+    expect_phase1_error("AddScalar x[1] dtype", ACLNN_ERR_PARAM_INVALID, "x[1] dtype float16",
+                        add_scalar(wd.l, scalar.get(), outl.l));
+    expect_phase1_error("AddScalar out[1] dtype", ACLNN_ERR_PARAM_INVALID, "out[1] dtype float16",
+                        add_scalar(xl.l, scalar.get(), wd.l));
+    auto doubles = make_list({TensorDesc(ACL_DOUBLE, {2})});
+    TensorListHandle dl(doubles);
+    expect_phase1_error("AddScalar x float64", ACLNN_ERR_PARAM_INVALID, "x[0] dtype float64",
+                        add_scalar(dl.l, scalar.get(), dl.l));
+    auto deep = make_list({TensorDesc(ACL_FLOAT, Shape(9, 1))});
+    TensorListHandle dp(deep);
+    expect_phase1_error("AddScalar rank 9", ACLNN_ERR_PARAM_INVALID, "x[0] has 9 dims",
+                        add_scalar(dp.l, scalar.get(), dp.l));
+  }
+  {  // wrong scalars
+    Tensor two(TensorDesc(ACL_FLOAT, {2}));
+    expect_phase1_error("AddScalar scalar of 2", ACLNN_ERR_PARAM_INVALID, "scalar has 2 elements",
+                        add_scalar(xl.l, two.get(), outl.l));
+    Tensor half(TensorDesc(ACL_FLOAT16, {1}));
+    expect_phase1_error("AddScalar float16 scalar for float32 x", ACLNN_ERR_PARAM_INVALID, "scalar dtype float16",
+                        add_scalar(xl.l, half.get(), outl.l));
+    ScalarListHandle one({ScalarDesc(ACL_FLOAT, 1.0)});
+    expect_phase1_error("AddScalarList 1 value for 2 tensors", ACLNN_ERR_PARAM_INVALID, "scalars has 1 values",
+                        [&](uint64_t* ws, aclOpExecutor** ex) {
+                          return aclnnForeachAddScalarListGetWorkspaceSize(xl.l, one.l, outl.l, ws, ex);
+                        });
+    ScalarListHandle ints({ScalarDesc(ACL_FLOAT, 1.0), ScalarDesc(ACL_INT64, 1.0)});
+    expect_phase1_error("AddScalarList int64 value for float32 x", ACLNN_ERR_PARAM_INVALID, "scalars[1] dtype int64",
+                        [&](uint64_t* ws, aclOpExecutor** ex) {
+                          return aclnnForeachAddScalarListGetWorkspaceSize(xl.l, ints.l, outl.l, ws, ex);
+                        });
+  }
+  {  // a second list
+    auto x2 = make_list({a, TensorDesc(ACL_FLOAT, {3})});
+    TensorListHandle x2l(x2);
+    expect_phase1_error("MulList x2[1] shape", ACLNN_ERR_PARAM_INVALID, "x2[1] has shape [3], expected the shape [4]",
+                        [&](uint64_t* ws, aclOpExecutor** ex) {
+                          return aclnnForeachMulListGetWorkspaceSize(xl.l, x2l.l, outl.l, ws, ex);
+                        });
+    auto x3 = make_list({a});
+    TensorListHandle x3l(x3);
+    expect_phase1_error("MulListInplace x2 of 1", ACLNN_ERR_PARAM_INVALID, "x2 has 1 tensors, expected 2",
+                        [&](uint64_t* ws, aclOpExecutor** ex) {
+                          return aclnnForeachMulListInplaceGetWorkspaceSize(xl.l, x3l.l, ws, ex);
+                        });
+    expect_phase1_error("DivList x2=null", ACLNN_ERR_PARAM_NULLPTR, "x2", [&](uint64_t* ws, aclOpExecutor** ex) {
+      return aclnnForeachDivListGetWorkspaceSize(xl.l, nullptr, outl.l, ws, ex);
+    });
+  }
+}
+
+// ---- the scalar tensor is read when the op runs -----------------------------------------------------------
+
+TEST(Foreach, ScalarTensorIsReadAtRunTime) {
+  auto x = make_list({TensorDesc(ACL_FLOAT, {3}), TensorDesc(ACL_FLOAT, {2, 2})});
+  auto out = make_list({TensorDesc(ACL_FLOAT, {3}), TensorDesc(ACL_FLOAT, {2, 2})});
+  for (auto& t : x) t->fill(Num::real(1.5));
+  Tensor scalar(TensorDesc(ACL_FLOAT, {1}));
+  scalar.fill(Num::real(2.0));
+  TensorListHandle xl(x), outl(out);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnForeachMulScalarGetWorkspaceSize(xl.l, scalar.get(), outl.l, &ws, &ex), ACL_SUCCESS)
+      << aclGetRecentErrMsg();
+  scalar.fill(Num::real(-3.0));  // after phase 1
+  ASSERT_EQ(ws, 0u);
+  ASSERT_EQ(aclnnForeachMulScalar(nullptr, 0, ex, stream()), ACL_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(stream()), ACL_SUCCESS);
+  for (auto& t : out) {
+    t->download();
+    for_each_index(t->desc().shape, [&](const Shape& i) { EXPECT_EQ(t->at(i).f, -4.5); });
+  }
+}
+
+// Strided and float16 tensors need conversion buffers; the workspace phase 1 books covers every
+// tensor of the list (the steps run one after another and share it).
+TEST(Foreach, WorkspaceCoversEveryStep) {
+  auto x = make_list({TensorDesc(ACL_FLOAT16, {2, 700}, {1400, 2}), TensorDesc(ACL_FLOAT16, {3}),
+                      TensorDesc(ACL_FLOAT16, {5000})});
+  auto out = make_list({TensorDesc(ACL_FLOAT16, {2, 700}), TensorDesc(ACL_FLOAT16, {3}, {2}),
+                        TensorDesc(ACL_FLOAT16, {5000})});
+  Rng rng(5);
+  for (auto& t : x) t->fill_random(rng);
+  Tensor alpha(TensorDesc(ACL_FLOAT16, {1}));
+  alpha.fill(Num::real(0.5));
+  TensorListHandle xl(x), outl(out);
+  uint64_t ws = 0;
+  ASSERT_EQ(run_two_phase([&](uint64_t* w, aclOpExecutor** e) {
+              return aclnnForeachAddListGetWorkspaceSize(xl.l, xl.l, alpha.get(), outl.l, w, e);
+            },
+                          aclnnForeachAddList, &ws),
+            ACL_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_GT(ws, 0u);
+  for (size_t i = 0; i < x.size(); ++i) {
+    out[i]->download();
+    for_each_index(x[i]->desc().shape, [&](const Shape& idx) {
+      const double v = x[i]->at(idx).f;
+      EXPECT_TRUE(close_enough(ACL_FLOAT16, cast(Num::real(v + 0.5 * v), ACL_FLOAT16), out[i]->at(idx), kRounded,
+                               1.5 * std::fabs(v)))
+          << "tensor " << i << " " << shape_str(idx) << " x=" << v << " got " << num_str(out[i]->at(idx));
+    });
+  }
+}
+
+}  // namespace
