@@ -18,17 +18,33 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_foreach_a_cos_inplace.h"
+#include "aclnnop/aclnn_foreach_abs.h"
+#include "aclnnop/aclnn_foreach_acos.h"
 #include "aclnnop/aclnn_foreach_add_list.h"
 #include "aclnnop/aclnn_foreach_add_list_inplace.h"
 #include "aclnnop/aclnn_foreach_add_list_v2.h"
 #include "aclnnop/aclnn_foreach_add_scalar.h"
 #include "aclnnop/aclnn_foreach_add_scalar_list.h"
 #include "aclnnop/aclnn_foreach_add_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_asin.h"
+#include "aclnnop/aclnn_foreach_atan.h"
+#include "aclnnop/aclnn_foreach_cos.h"
+#include "aclnnop/aclnn_foreach_cosh.h"
 #include "aclnnop/aclnn_foreach_div_list.h"
 #include "aclnnop/aclnn_foreach_div_list_inplace.h"
 #include "aclnnop/aclnn_foreach_div_scalar.h"
 #include "aclnnop/aclnn_foreach_div_scalar_list.h"
 #include "aclnnop/aclnn_foreach_div_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_erf.h"
+#include "aclnnop/aclnn_foreach_erfc.h"
+#include "aclnnop/aclnn_foreach_exp.h"
+#include "aclnnop/aclnn_foreach_expm1.h"
+#include "aclnnop/aclnn_foreach_log.h"
+#include "aclnnop/aclnn_foreach_log10.h"
+#include "aclnnop/aclnn_foreach_log1p.h"
+#include "aclnnop/aclnn_foreach_log2.h"
+#include "aclnnop/aclnn_foreach_log_inplace.h"
 #include "aclnnop/aclnn_foreach_maximum_list.h"
 #include "aclnnop/aclnn_foreach_maximum_scalar.h"
 #include "aclnnop/aclnn_foreach_maximum_scalar_list.h"
@@ -43,11 +59,18 @@
 #include "aclnnop/aclnn_foreach_mul_scalar_inplace.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_list.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_neg.h"
 #include "aclnnop/aclnn_foreach_pow_list.h"
 #include "aclnnop/aclnn_foreach_pow_scalar.h"
 #include "aclnnop/aclnn_foreach_pow_scalar_and_tensor.h"
 #include "aclnnop/aclnn_foreach_pow_scalar_list.h"
 #include "aclnnop/aclnn_foreach_pow_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_reciprocal.h"
+#include "aclnnop/aclnn_foreach_sigmoid.h"
+#include "aclnnop/aclnn_foreach_sign.h"
+#include "aclnnop/aclnn_foreach_sin.h"
+#include "aclnnop/aclnn_foreach_sinh.h"
+#include "aclnnop/aclnn_foreach_sqrt.h"
 #include "aclnnop/aclnn_foreach_sub_list.h"
 #include "aclnnop/aclnn_foreach_sub_list_inplace.h"
 #include "aclnnop/aclnn_foreach_sub_list_v2.h"
@@ -55,6 +78,8 @@
 #include "aclnnop/aclnn_foreach_sub_scalar_inplace.h"
 #include "aclnnop/aclnn_foreach_sub_scalar_list.h"
 #include "aclnnop/aclnn_foreach_sub_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_tan.h"
+#include "aclnnop/aclnn_foreach_tanh.h"
 #include "op_test_util.h"
 
 namespace {
@@ -129,6 +154,8 @@ using ScalarRule = Dtypes (*)(aclDataType x);
 const Dtypes kF3 = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 const Dtypes kF3I32 = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32};
 const Dtypes kF3Ints = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8};
+const Dtypes kExpDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16, ACL_INT8, ACL_UINT8};
+const Dtypes kSignDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL_INT32, ACL_INT64};
 
 Dtypes no_scalar(aclDataType) { return {}; }
 // A one-element tensor: x's dtype for float32/float16/int32, float32 for bfloat16, int32 for narrow ints.
@@ -203,6 +230,43 @@ Num ref_sub_alpha(const std::vector<Num>& a, double* mag) {
   return Num::real(a[0].f - a[2].f * a[1].f);
 }
 
+// Unary references: f(x) in double.
+#define UNARY_REF(name, expr)                        \
+  Num name(const std::vector<Num>& a, double*) {     \
+    const double x = a[0].f;                         \
+    return Num::real(expr);                          \
+  }
+UNARY_REF(ref_acos, std::acos(x))
+UNARY_REF(ref_asin, std::asin(x))
+UNARY_REF(ref_atan, std::atan(x))
+UNARY_REF(ref_cos, std::cos(x))
+UNARY_REF(ref_cosh, std::cosh(x))
+UNARY_REF(ref_erf, std::erf(x))
+UNARY_REF(ref_erfc, std::erfc(x))
+UNARY_REF(ref_exp, std::exp(x))
+UNARY_REF(ref_expm1, std::expm1(x))
+UNARY_REF(ref_log, std::log(x))
+UNARY_REF(ref_log10, std::log10(x))
+UNARY_REF(ref_log1p, std::log1p(x))
+UNARY_REF(ref_log2, std::log2(x))
+UNARY_REF(ref_reciprocal, 1.0 / x)
+UNARY_REF(ref_sigmoid, 1.0 / (1.0 + std::exp(-x)))
+UNARY_REF(ref_sin, std::sin(x))
+UNARY_REF(ref_sinh, std::sinh(x))
+UNARY_REF(ref_sqrt, std::sqrt(x))
+UNARY_REF(ref_tan, std::tan(x))
+UNARY_REF(ref_tanh, std::tanh(x))
+UNARY_REF(ref_abs, std::fabs(x))
+#undef UNARY_REF
+Num ref_neg(const std::vector<Num>& a, double*) {
+  return a[0].is_float ? Num::real(-a[0].f) : Num::integer(static_cast<int64_t>(0 - u(a[0])));
+}
+// sign(NaN) = 0, sign(-0) = +0 (PyTorch's (0 < x) - (x < 0)).
+Num ref_sign(const std::vector<Num>& a, double*) {
+  if (!a[0].is_float) return Num::integer((a[0].i > 0) - (a[0].i < 0));
+  return Num::real(static_cast<double>((a[0].f > 0) - (a[0].f < 0)));
+}
+
 // Allowed error: ulps units in the last place of the out dtype at the expected value, plus rel
 // float32 epsilons of `mag`, plus (integers) int_diff. All zero: the exact value, sign of zero too.
 struct Tol {
@@ -213,6 +277,7 @@ struct Tol {
 constexpr Tol kExact{0, 0, 0};
 constexpr Tol kRounded{1, 2, 0};   // one or two float32 roundings, then the out dtype's
 constexpr Tol kLibm{4, 4, 0};      // a libm function in float32
+constexpr Tol kLibmInt{4, 4, 1};   // the same, truncated to an integer out
 
 double ulp_at(aclDataType t, double v) {
   int e = 0;
@@ -309,6 +374,37 @@ const std::vector<Row>& binary_rows() {
       {CALL(ForeachMaximumList, p.l(0), p.l(1), p.l(2)), {L, L}, false, kF3I32, no_scalar, ref_max, kExact},
       {CALL(ForeachMinimumList, p.l(0), p.l(1), p.l(2)), {L, L}, false, kF3I32, no_scalar, ref_min, kExact},
       {CALL(ForeachPowList, p.l(0), p.l(1), p.l(2)), {L, L}, false, kF3I32, no_scalar, ref_pow, kLibm},
+  };
+  return rows;
+}
+
+const std::vector<Row>& unary_rows() {
+  static const std::vector<Row> rows = {
+      {CALL(ForeachAbs, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_abs, kExact},
+      {CALL(ForeachAcos, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_acos, kLibm},
+      {CALL(ForeachACosInplace, p.l(0)), {L}, true, kF3, no_scalar, ref_acos, kLibm},
+      {CALL(ForeachAsin, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_asin, kLibm},
+      {CALL(ForeachAtan, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_atan, kLibm},
+      {CALL(ForeachCos, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_cos, kLibm},
+      {CALL(ForeachCosh, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_cosh, kLibm},
+      {CALL(ForeachErf, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_erf, kLibm},
+      {CALL(ForeachErfc, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_erfc, kLibm},
+      {CALL(ForeachExp, p.l(0), p.l(1)), {L}, false, kExpDtypes, no_scalar, ref_exp, kLibmInt, true},
+      {CALL(ForeachExpm1, p.l(0), p.l(1)), {L}, false, kExpDtypes, no_scalar, ref_expm1, kLibmInt, true},
+      {CALL(ForeachLog, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_log, kLibm},
+      {CALL(ForeachLogInplace, p.l(0)), {L}, true, kF3, no_scalar, ref_log, kLibm},
+      {CALL(ForeachLog10, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_log10, kLibm},
+      {CALL(ForeachLog1p, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_log1p, kLibm},
+      {CALL(ForeachLog2, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_log2, kLibm},
+      {CALL(ForeachNeg, p.l(0), p.l(1)), {L}, false, kF3Ints, no_scalar, ref_neg, kExact},
+      {CALL(ForeachReciprocal, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_reciprocal, kRounded},
+      {CALL(ForeachSigmoid, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_sigmoid, kLibm},
+      {CALL(ForeachSign, p.l(0), p.l(1)), {L}, false, kSignDtypes, no_scalar, ref_sign, kExact},
+      {CALL(ForeachSin, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_sin, kLibm},
+      {CALL(ForeachSinh, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_sinh, kLibm},
+      {CALL(ForeachSqrt, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_sqrt, kRounded},
+      {CALL(ForeachTan, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_tan, kLibm},
+      {CALL(ForeachTanh, p.l(0), p.l(1)), {L}, false, kF3, no_scalar, ref_tanh, kLibm},
   };
   return rows;
 }
@@ -490,6 +586,7 @@ void run_rows(const std::vector<Row>& rows, uint64_t seed, int cases_per_dtype) 
 }
 
 TEST(Foreach, BinaryOpsMatchReference) { run_rows(binary_rows(), 1, 3); }
+TEST(Foreach, UnaryOpsMatchReference) { run_rows(unary_rows(), 2, 3); }
 
 // ---- bad inputs ---------------------------------------------------------------------------------------
 
@@ -580,6 +677,28 @@ TEST(Foreach, BinaryBadInputsNameTheArgument) {
       return aclnnForeachDivListGetWorkspaceSize(xl.l, nullptr, outl.l, ws, ex);
     });
   }
+}
+
+TEST(Foreach, UnaryBadInputsNameTheArgument) {
+  auto ints = make_list({TensorDesc(ACL_INT32, {2})});
+  auto floats = make_list({TensorDesc(ACL_FLOAT, {2}), TensorDesc(ACL_FLOAT, {3})});
+  auto halves = make_list({TensorDesc(ACL_FLOAT16, {2}), TensorDesc(ACL_FLOAT16, {3})});
+  TensorListHandle il(ints), fl(floats), hl(halves);
+  expect_phase1_error("Abs x int32", ACLNN_ERR_PARAM_INVALID, "x[0] dtype int32", [&](uint64_t* ws, aclOpExecutor** ex) {
+    return aclnnForeachAbsGetWorkspaceSize(il.l, il.l, ws, ex);
+  });
+  expect_phase1_error("Exp out float16 for float32 x", ACLNN_ERR_PARAM_INVALID, "out[0] dtype float16",
+                      [&](uint64_t* ws, aclOpExecutor** ex) { return aclnnForeachExpGetWorkspaceSize(fl.l, hl.l, ws, ex); });
+  expect_phase1_error("ACosInplace x=null", ACLNN_ERR_PARAM_NULLPTR, "x", [&](uint64_t* ws, aclOpExecutor** ex) {
+    return aclnnForeachACosInplaceGetWorkspaceSize(nullptr, ws, ex);
+  });
+  expect_phase1_error("Sqrt out=null", ACLNN_ERR_PARAM_NULLPTR, "out", [&](uint64_t* ws, aclOpExecutor** ex) {
+    return aclnnForeachSqrtGetWorkspaceSize(fl.l, nullptr, ws, ex);
+  });
+  TensorListHandle with_null(floats, 0);
+  expect_phase1_error("Sigmoid out[0]=null", ACLNN_ERR_PARAM_NULLPTR, "out[0]", [&](uint64_t* ws, aclOpExecutor** ex) {
+    return aclnnForeachSigmoidGetWorkspaceSize(fl.l, with_null.l, ws, ex);
+  });
 }
 
 // ---- the scalar tensor is read when the op runs -----------------------------------------------------------

@@ -646,4 +646,106 @@ aclnnStatus aclnnForeachSubScalarV2GetWorkspaceSize(const aclTensorList* x, cons
   return PACL_FOREACH(ForeachSubScalarV2, SubPlain, kF3I32Host, out, list(x, "x"), host_scalar(scalar, "scalar"));
 }
 
+// Unary ops.
+aclnnStatus aclnnForeachACosInplaceGetWorkspaceSize(const aclTensorList* x, uint64_t* workspaceSize,
+                                                    aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachACosInplace, AcosOp, kFloatList, nullptr, inout(x, "x"));
+}
+aclnnStatus aclnnForeachAbsGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachAbs, AbsOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachAcosGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachAcos, AcosOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachAsinGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachAsin, AsinOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachAtanGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachAtan, AtanOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachCosGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachCos, CosOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachCoshGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachCosh, CoshOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachErfGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachErf, ErfOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachErfcGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachErfc, ErfcOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachExpGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachExp, ExpOp, kExpList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachExpm1GetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                              aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachExpm1, Expm1Op, kExpList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachLogGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachLog, LogOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachLog10GetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                              aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachLog10, Log10Op, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachLog1pGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                              aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachLog1p, Log1pOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachLog2GetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachLog2, Log2Op, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachLogInplaceGetWorkspaceSize(const aclTensorList* x, uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachLogInplace, LogOp, kFloatList, nullptr, inout(x, "x"));
+}
+aclnnStatus aclnnForeachNegGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachNeg, NegOp, kNegList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachReciprocalGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out,
+                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachReciprocal, ReciprocalOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachSigmoidGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out,
+                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachSigmoid, SigmoidOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachSignGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachSign, SignOp, kSignList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachSinGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachSin, SinOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachSinhGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachSinh, SinhOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachSqrtGetWorkspaceSize(const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachSqrt, SqrtOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachTanGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachTan, TanOp, kFloatList, out, list(x, "x"));
+}
+aclnnStatus aclnnForeachTanhGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachTanh, TanhOp, kFloatList, out, list(x, "x"));
+}
+
 }  // extern "C"
