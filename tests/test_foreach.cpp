@@ -27,8 +27,17 @@
 #include "aclnnop/aclnn_foreach_add_scalar.h"
 #include "aclnnop/aclnn_foreach_add_scalar_list.h"
 #include "aclnnop/aclnn_foreach_add_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcdiv_list.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar_list.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcmul_list.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_list.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_asin.h"
 #include "aclnnop/aclnn_foreach_atan.h"
+#include "aclnnop/aclnn_foreach_copy.h"
 #include "aclnnop/aclnn_foreach_cos.h"
 #include "aclnnop/aclnn_foreach_cosh.h"
 #include "aclnnop/aclnn_foreach_div_list.h"
@@ -40,6 +49,8 @@
 #include "aclnnop/aclnn_foreach_erfc.h"
 #include "aclnnop/aclnn_foreach_exp.h"
 #include "aclnnop/aclnn_foreach_expm1.h"
+#include "aclnnop/aclnn_foreach_lerp_list.h"
+#include "aclnnop/aclnn_foreach_lerp_scalar.h"
 #include "aclnnop/aclnn_foreach_log.h"
 #include "aclnnop/aclnn_foreach_log10.h"
 #include "aclnnop/aclnn_foreach_log1p.h"
@@ -60,12 +71,16 @@
 #include "aclnnop/aclnn_foreach_mul_scalar_list.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_neg.h"
+#include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
+#include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_foreach_pow_list.h"
 #include "aclnnop/aclnn_foreach_pow_scalar.h"
 #include "aclnnop/aclnn_foreach_pow_scalar_and_tensor.h"
 #include "aclnnop/aclnn_foreach_pow_scalar_list.h"
 #include "aclnnop/aclnn_foreach_pow_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_reciprocal.h"
+#include "aclnnop/aclnn_foreach_round_off_number.h"
+#include "aclnnop/aclnn_foreach_round_off_number_v2.h"
 #include "aclnnop/aclnn_foreach_sigmoid.h"
 #include "aclnnop/aclnn_foreach_sign.h"
 #include "aclnnop/aclnn_foreach_sin.h"
@@ -80,6 +95,7 @@
 #include "aclnnop/aclnn_foreach_sub_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_tan.h"
 #include "aclnnop/aclnn_foreach_tanh.h"
+#include "aclnnop/aclnn_foreach_zero_inplace.h"
 #include "op_test_util.h"
 
 namespace {
@@ -155,6 +171,7 @@ const Dtypes kF3 = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 const Dtypes kF3I32 = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32};
 const Dtypes kF3Ints = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8};
 const Dtypes kExpDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16, ACL_INT8, ACL_UINT8};
+const Dtypes kRoundDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16};
 const Dtypes kSignDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL_INT32, ACL_INT64};
 
 Dtypes no_scalar(aclDataType) { return {}; }
@@ -171,12 +188,18 @@ Dtypes host_rule(aclDataType x) {
 }
 Dtypes list_rule(aclDataType x) { return is_floating(x) ? Dtypes{ACL_FLOAT} : Dtypes{ACL_INT64}; }
 Dtypes list_wide_rule(aclDataType x) { return is_floating(x) ? Dtypes{ACL_FLOAT, ACL_DOUBLE} : Dtypes{ACL_INT64}; }
+Dtypes same_rule(aclDataType x) { return {x}; }
+Dtypes weight_rule(aclDataType) { return {ACL_FLOAT, ACL_DOUBLE}; }
+Dtypes round_mode_rule(aclDataType) { return {ACL_INT8}; }
+Dtypes round_mode_v2_rule(aclDataType) { return {ACL_INT8, ACL_INT64}; }
 
 // ---- references -------------------------------------------------------------------------------------
 
 // Operands already converted to the compute dtype; `mag` receives the magnitude the rounding error of
 // the float32 computation scales with (default: |result|).
 using RefFn = Num (*)(const std::vector<Num>& a, double* mag);
+
+constexpr double kFloatMax = 3.4028234663852886e38;
 
 uint64_t u(const Num& v) { return static_cast<uint64_t>(v.i); }
 Num ipow(const Num& a, const Num& b) {
@@ -267,6 +290,46 @@ Num ref_sign(const std::vector<Num>& a, double*) {
   return Num::real(static_cast<double>((a[0].f > 0) - (a[0].f < 0)));
 }
 
+// x1 + s * x2 * x3, x1 + s * x2 / x3, x1 + w * (x2 - x1).
+Num ref_addcmul(const std::vector<Num>& a, double* mag) {
+  if (!a[0].is_float) return Num::integer(static_cast<int64_t>(u(a[0]) + u(a[3]) * u(a[1]) * u(a[2])));
+  *mag = std::fabs(a[0].f) + std::fabs(a[3].f * a[1].f * a[2].f);
+  if (std::fabs(a[1].f * a[2].f) > kFloatMax) *mag = HUGE_VAL;  // x2 * x3 overflows in float32
+  return Num::real(a[0].f + a[3].f * a[1].f * a[2].f);
+}
+Num ref_addcdiv(const std::vector<Num>& a, double* mag) {
+  *mag = std::fabs(a[0].f) + std::fabs(a[3].f * a[1].f / a[2].f);
+  if (std::fabs(a[1].f / a[2].f) > kFloatMax) *mag = HUGE_VAL;  // x2 / x3 overflows in float32
+  return Num::real(a[0].f + a[3].f * (a[1].f / a[2].f));
+}
+Num ref_lerp(const std::vector<Num>& a, double* mag) {
+  *mag = (std::fabs(a[0].f) + std::fabs(a[1].f)) * (1 + std::fabs(a[2].f));
+  if (std::fabs(a[1].f - a[0].f) > kFloatMax) *mag = HUGE_VAL;  // x2 - x1 overflows in float32
+  return Num::real(a[0].f + a[2].f * (a[1].f - a[0].f));
+}
+// Rounding as roundMode says: 1 half even, 2 floor, 3 ceil, 4 half away, 5 trunc, 6 to odd, 7 frac;
+// any other mode: unchanged. Integers are integral (7 gives 0).
+Num ref_round_off(const std::vector<Num>& a, double*) {
+  const int64_t m = a[1].is_float ? static_cast<int64_t>(a[1].f) : a[1].i;
+  if (!a[0].is_float) return Num::integer(m == 7 ? 0 : a[0].i);
+  const double x = a[0].f;
+  switch (m) {
+    case 1: return Num::real(std::nearbyint(x));
+    case 2: return Num::real(std::floor(x));
+    case 3: return Num::real(std::ceil(x));
+    case 4: return Num::real(std::round(x));
+    case 5: return Num::real(std::trunc(x));
+    case 6: {
+      if (std::floor(x) == x || std::isnan(x)) return Num::real(x);
+      const double f = std::floor(x);
+      return Num::real(std::fmod(f, 2.0) != 0 ? f : f + 1);
+    }
+    case 7: return Num::real(x - std::trunc(x));
+    default: return Num::real(x);
+  }
+}
+Num round_mode(aclDataType t, Rng& rng) { return cast(Num::integer(static_cast<int64_t>(rng() % 10) - 1), t); }
+
 // Allowed error: ulps units in the last place of the out dtype at the expected value, plus rel
 // float32 epsilons of `mag`, plus (integers) int_diff. All zero: the exact value, sign of zero too.
 struct Tol {
@@ -278,6 +341,7 @@ constexpr Tol kExact{0, 0, 0};
 constexpr Tol kRounded{1, 2, 0};   // one or two float32 roundings, then the out dtype's
 constexpr Tol kLibm{4, 4, 0};      // a libm function in float32
 constexpr Tol kLibmInt{4, 4, 1};   // the same, truncated to an integer out
+constexpr Tol kRounded3{1, 3, 0};  // three float32 roundings
 
 double ulp_at(aclDataType t, double v) {
   int e = 0;
@@ -314,6 +378,7 @@ struct Row {
   Tol tol;
   bool float_compute = false;  // integer lists compute in float32
   double scalar_range = 0;     // > 0: scalar values uniform in [-range, range] (exponents)
+  Num (*scalar_gen)(aclDataType, Rng&) = nullptr;  // the scalars' values, when random_value's do not suit
 };
 
 #define CALL(fn, ...)                                                           \
@@ -409,6 +474,36 @@ const std::vector<Row>& unary_rows() {
   return rows;
 }
 
+const std::vector<Row>& ternary_rows() {
+  static const K E = K::kPerElement;
+  static const std::vector<Row> rows = {
+      {CALL(ForeachAddcmulScalar, p.l(0), p.l(1), p.l(2), p.t(3), p.l(4)), {L, L, L, T}, false, kF3I32, tensor_rule,
+       ref_addcmul, kRounded3},
+      {CALL(ForeachAddcmulScalarV2, p.l(0), p.l(1), p.l(2), p.s(3), p.l(4)), {L, L, L, H}, false, kF3I32, host_rule,
+       ref_addcmul, kRounded3},
+      {CALL(ForeachAddcmulScalarList, p.l(0), p.l(1), p.l(2), p.t(3), p.l(4)), {L, L, L, E}, false, kF3I32, same_rule,
+       ref_addcmul, kRounded3},
+      {CALL(ForeachAddcmulList, p.l(0), p.l(1), p.l(2), p.t(3), p.l(4)), {L, L, L, E}, false, kF3I32, same_rule,
+       ref_addcmul, kRounded3},
+      {CALL(ForeachAddcdivScalar, p.l(0), p.l(1), p.l(2), p.t(3), p.l(4)), {L, L, L, T}, false, kF3, tensor_rule,
+       ref_addcdiv, kRounded3},
+      {CALL(ForeachAddcdivScalarV2, p.l(0), p.l(1), p.l(2), p.s(3), p.l(4)), {L, L, L, H}, false, kF3, host_rule,
+       ref_addcdiv, kRounded3},
+      {CALL(ForeachAddcdivScalarList, p.l(0), p.l(1), p.l(2), p.t(3), p.l(4)), {L, L, L, E}, false, kF3, same_rule,
+       ref_addcdiv, kRounded3},
+      {CALL(ForeachAddcdivList, p.l(0), p.l(1), p.l(2), p.t(3), p.l(4)), {L, L, L, E}, false, kF3, same_rule,
+       ref_addcdiv, kRounded3},
+      {CALL(ForeachLerpList, p.l(0), p.l(1), p.l(2), p.l(3)), {L, L, L}, false, kF3, no_scalar, ref_lerp, kRounded3},
+      {CALL(ForeachLerpScalar, p.l(0), p.l(1), p.s(2), p.l(3)), {L, L, H}, false, kF3, weight_rule, ref_lerp,
+       kRounded3},
+      {CALL(ForeachRoundOffNumber, p.l(0), p.t(1), p.l(2)), {L, T}, false, kRoundDtypes, round_mode_rule,
+       ref_round_off, kExact, false, 0, round_mode},
+      {CALL(ForeachRoundOffNumberV2, p.l(0), p.s(1), p.l(2)), {L, H}, false, kRoundDtypes, round_mode_v2_rule,
+       ref_round_off, kExact, false, 0, round_mode},
+  };
+  return rows;
+}
+
 // ---- one case -----------------------------------------------------------------------------------------
 
 // A random shape of rank 0-3 (an empty one now and then), and a view of it: contiguous, or strided
@@ -434,6 +529,7 @@ Shape random_shape(Rng& rng) {
 aclDataType compute_of(const Row& r, aclDataType x) { return is_floating(x) || r.float_compute ? ACL_FLOAT : x; }
 
 Num random_scalar(const Row& r, aclDataType t, Rng& rng) {
+  if (r.scalar_gen) return r.scalar_gen(t, rng);
   if (r.scalar_range > 0) {
     const double v = std::uniform_real_distribution<double>(-r.scalar_range, r.scalar_range)(rng);
     return is_floating(t) ? cast(Num::real(rng() % 2 ? std::round(v) : v), t) : Num::integer(std::llround(v));
@@ -559,7 +655,7 @@ void run_case(const Row& r, aclDataType x, Rng& rng, int iter) {
       double mag = 0;
       const Num exact = r.ref(args, &mag);
       if (exact.is_float && mag == 0) mag = std::fabs(exact.f);
-      if (exact.is_float && !(mag <= 3.4e38)) return;  // float32 intermediates overflow (or NaN): any result
+      if (exact.is_float && !(mag <= kFloatMax)) return;  // float32 intermediates overflow (or NaN): any result
       const Num want = cast(exact, x);
       const Num got = out[i]->at(idx);
       if (!close_enough(x, want, got, r.tol, mag)) {
@@ -587,6 +683,7 @@ void run_rows(const std::vector<Row>& rows, uint64_t seed, int cases_per_dtype) 
 
 TEST(Foreach, BinaryOpsMatchReference) { run_rows(binary_rows(), 1, 3); }
 TEST(Foreach, UnaryOpsMatchReference) { run_rows(unary_rows(), 2, 3); }
+TEST(Foreach, TernaryAndRoundingOpsMatchReference) { run_rows(ternary_rows(), 3, 4); }
 
 // ---- bad inputs ---------------------------------------------------------------------------------------
 
@@ -684,11 +781,14 @@ TEST(Foreach, UnaryBadInputsNameTheArgument) {
   auto floats = make_list({TensorDesc(ACL_FLOAT, {2}), TensorDesc(ACL_FLOAT, {3})});
   auto halves = make_list({TensorDesc(ACL_FLOAT16, {2}), TensorDesc(ACL_FLOAT16, {3})});
   TensorListHandle il(ints), fl(floats), hl(halves);
-  expect_phase1_error("Abs x int32", ACLNN_ERR_PARAM_INVALID, "x[0] dtype int32", [&](uint64_t* ws, aclOpExecutor** ex) {
-    return aclnnForeachAbsGetWorkspaceSize(il.l, il.l, ws, ex);
-  });
+  expect_phase1_error("Abs x int32", ACLNN_ERR_PARAM_INVALID, "x[0] dtype int32",
+                      [&](uint64_t* ws, aclOpExecutor** ex) {
+                        return aclnnForeachAbsGetWorkspaceSize(il.l, il.l, ws, ex);
+                      });
   expect_phase1_error("Exp out float16 for float32 x", ACLNN_ERR_PARAM_INVALID, "out[0] dtype float16",
-                      [&](uint64_t* ws, aclOpExecutor** ex) { return aclnnForeachExpGetWorkspaceSize(fl.l, hl.l, ws, ex); });
+                      [&](uint64_t* ws, aclOpExecutor** ex) {
+                        return aclnnForeachExpGetWorkspaceSize(fl.l, hl.l, ws, ex);
+                      });
   expect_phase1_error("ACosInplace x=null", ACLNN_ERR_PARAM_NULLPTR, "x", [&](uint64_t* ws, aclOpExecutor** ex) {
     return aclnnForeachACosInplaceGetWorkspaceSize(nullptr, ws, ex);
   });
@@ -699,6 +799,280 @@ TEST(Foreach, UnaryBadInputsNameTheArgument) {
   expect_phase1_error("Sigmoid out[0]=null", ACLNN_ERR_PARAM_NULLPTR, "out[0]", [&](uint64_t* ws, aclOpExecutor** ex) {
     return aclnnForeachSigmoidGetWorkspaceSize(fl.l, with_null.l, ws, ex);
   });
+}
+
+// ---- Copy, ZeroInplace, Norm, NonFiniteCheckAndUnscale ------------------------------------------------------
+
+// Random bytes in every storage element (Copy moves elements of dtypes with no host arithmetic here).
+void fill_bytes(Tensor& t, Rng& rng) {
+  for (auto& b : t.host()) b = static_cast<uint8_t>(rng());
+  if (t.desc().dtype == ACL_BOOL)
+    for (auto& b : t.host()) b &= 1;
+  t.upload();
+}
+
+TEST(Foreach, CopyEveryDtypeAndConversion) {
+  Rng rng(21);
+  const std::vector<std::pair<aclDataType, aclDataType>> pairs = {
+      {ACL_FLOAT, ACL_FLOAT},   {ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_BF16},     {ACL_INT8, ACL_INT8},
+      {ACL_UINT8, ACL_UINT8},   {ACL_INT16, ACL_INT16},     {ACL_UINT16, ACL_UINT16}, {ACL_INT32, ACL_INT32},
+      {ACL_UINT32, ACL_UINT32}, {ACL_INT64, ACL_INT64},     {ACL_DOUBLE, ACL_DOUBLE}, {ACL_BOOL, ACL_BOOL},
+      {ACL_FLOAT, ACL_FLOAT16}, {ACL_FLOAT, ACL_BF16},      {ACL_FLOAT16, ACL_FLOAT}};
+  for (const auto& [xt, ot] : pairs)
+    for (int iter = 0; iter < 4; ++iter) {
+      const size_t n = 1 + rng() % 4;
+      std::vector<std::unique_ptr<Tensor>> x, out;
+      std::string repro = std::string("ForeachCopy ") + dtype_name(xt) + " -> " + dtype_name(ot) + ":";
+      for (size_t i = 0; i < n; ++i) {
+        const Shape s = random_shape(rng);
+        x.push_back(std::make_unique<Tensor>(random_desc(rng, xt, s)));
+        out.push_back(std::make_unique<Tensor>(random_desc(rng, ot, s)));
+        if (xt == ot) fill_bytes(*x.back(), rng);
+        else x.back()->fill_random(rng);
+        fill_bytes(*out.back(), rng);
+        repro += " " + x.back()->desc().str() + " -> " + out.back()->desc().str();
+      }
+      std::vector<std::vector<uint8_t>> before;
+      for (auto& t : out) before.push_back(t->host());
+      TensorListHandle xl(x), ol(out);
+      ASSERT_EQ(run_two_phase([&](uint64_t* ws, aclOpExecutor** ex) {
+                  return aclnnForeachCopyGetWorkspaceSize(xl.l, ol.l, ws, ex);
+                },
+                              aclnnForeachCopy),
+                ACL_SUCCESS)
+          << repro << " " << aclGetRecentErrMsg();
+      for (size_t i = 0; i < n; ++i) {
+        out[i]->download();
+        const size_t xs = dtype_size(xt), os = dtype_size(ot);
+        for_each_index(x[i]->desc().shape, [&](const Shape& idx) {
+          const uint8_t* src = x[i]->host().data() + x[i]->desc().storage_index(idx) * xs;
+          const uint8_t* dst = out[i]->host().data() + out[i]->desc().storage_index(idx) * os;
+          if (xt == ot) {
+            EXPECT_EQ(std::memcmp(src, dst, xs), 0) << repro << " tensor " << i << " " << shape_str(idx);
+          } else {
+            const Num want = cast(load(xt, src), ot), got = load(ot, dst);
+            EXPECT_TRUE(same_value(ot, want, got)) << repro << " tensor " << i << " " << shape_str(idx) << " expected "
+                                                   << num_str(want) << " got " << num_str(got);
+          }
+        });
+        EXPECT_TRUE(writes_outside_view(*out[i], before[i]).empty()) << repro << " tensor " << i;
+      }
+      if (HasFailure()) return;
+    }
+}
+
+TEST(Foreach, ZeroInplaceEveryDtype) {
+  Rng rng(22);
+  for (aclDataType t : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16, ACL_INT32})
+    for (int iter = 0; iter < 4; ++iter) {
+      std::vector<std::unique_ptr<Tensor>> x;
+      std::string repro = std::string("ForeachZeroInplace ") + dtype_name(t) + ":";
+      for (size_t i = 0, n = 1 + rng() % 5; i < n; ++i) {
+        x.push_back(std::make_unique<Tensor>(random_desc(rng, t, random_shape(rng))));
+        x.back()->fill_random(rng);
+        repro += " " + x.back()->desc().str();
+      }
+      std::vector<std::vector<uint8_t>> before;
+      for (auto& e : x) before.push_back(e->host());
+      TensorListHandle xl(x);
+      ASSERT_EQ(run_two_phase([&](uint64_t* ws, aclOpExecutor** ex) {
+                  return aclnnForeachZeroInplaceGetWorkspaceSize(xl.l, ws, ex);
+                },
+                              aclnnForeachZeroInplace),
+                ACL_SUCCESS)
+          << repro << " " << aclGetRecentErrMsg();
+      for (size_t i = 0; i < x.size(); ++i) {
+        x[i]->download();
+        for_each_index(x[i]->desc().shape, [&](const Shape& idx) {
+          EXPECT_TRUE(same_value(t, is_floating(t) ? Num::real(0.0) : Num::integer(0), x[i]->at(idx)))
+              << repro << " tensor " << i << " " << shape_str(idx) << " got " << num_str(x[i]->at(idx));
+        });
+        EXPECT_TRUE(writes_outside_view(*x[i], before[i]).empty()) << repro << " tensor " << i;
+      }
+      if (HasFailure()) return;
+    }
+}
+
+// (sum |v|^p)^(1/p) in double; p = inf: max |v|, -inf: min |v|, 0: the count of non-zeros; empty: 0.
+// *sum receives the largest float32 intermediate (the sum of |v|^p).
+double ref_norm(const std::vector<double>& v, double p, double* sum) {
+  *sum = 0;
+  if (v.empty()) return 0;
+  bool nan = false;
+  for (double x : v) nan = nan || std::isnan(x);
+  if (std::isinf(p)) {
+    if (nan) return NAN;
+    double r = std::fabs(v[0]);
+    for (double x : v) r = p > 0 ? std::max(r, std::fabs(x)) : std::min(r, std::fabs(x));
+    return r;
+  }
+  double s = 0;
+  for (double x : v) s += p == 0 ? (x != 0 || std::isnan(x) ? 1.0 : 0.0) : std::pow(std::fabs(x), p);
+  *sum = s;
+  return p == 0 ? s : std::pow(s, 1 / p);
+}
+
+TEST(Foreach, NormMatchesReference) {
+  Rng rng(23);
+  const std::vector<ScalarDesc> ps = {ScalarDesc(ACL_FLOAT, 2.0),  ScalarDesc(ACL_DOUBLE, 1.0),
+                                      ScalarDesc(ACL_INT64, 2.0),  ScalarDesc(ACL_INT64, 1.0),
+                                      ScalarDesc(ACL_FLOAT, 3.0),  ScalarDesc(ACL_DOUBLE, 0.5),
+                                      ScalarDesc(ACL_INT64, 0.0),  ScalarDesc(ACL_FLOAT, HUGE_VAL),
+                                      ScalarDesc(ACL_FLOAT, -HUGE_VAL)};
+  for (aclDataType t : kF3)
+    for (const ScalarDesc& pd : ps)
+      for (int iter = 0; iter < 3; ++iter) {
+        const size_t n = 1 + rng() % 5;
+        std::vector<std::unique_ptr<Tensor>> x, out;
+        std::string repro = std::string("ForeachNorm p=") + pd.str() + ":";
+        for (size_t i = 0; i < n; ++i) {
+          x.push_back(std::make_unique<Tensor>(random_desc(rng, t, random_shape(rng))));
+          FillOptions o;
+          o.special = iter == 0 ? 0.1 : 0.0;
+          x.back()->fill_random(rng, o);
+          out.push_back(std::make_unique<Tensor>(TensorDesc(t, rng() % 2 ? Shape{1} : Shape{1, 1})));
+          repro += " " + x.back()->desc().str();
+        }
+        Scalar p(pd);
+        TensorListHandle xl(x), ol(out);
+        ASSERT_EQ(run_two_phase([&](uint64_t* ws, aclOpExecutor** ex) {
+                    return aclnnForeachNormGetWorkspaceSize(xl.l, p.get(), ol.l, ws, ex);
+                  },
+                                aclnnForeachNorm),
+                  ACL_SUCCESS)
+            << repro << " " << aclGetRecentErrMsg();
+        for (size_t i = 0; i < n; ++i) {
+          std::vector<double> v;
+          for_each_index(x[i]->desc().shape, [&](const Shape& idx) { v.push_back(x[i]->at(idx).f); });
+          double sum = 0;
+          const double want = ref_norm(v, pd.value.as_double(), &sum);
+          if (!(sum <= kFloatMax)) continue;  // the float32 sum overflows
+          out[i]->download();
+          const Num got = out[i]->at(Shape(out[i]->desc().shape.size(), 0));
+          // float32 sums of up to 48 terms: a few float32 epsilons of the result.
+          EXPECT_TRUE(close_enough(t, cast(Num::real(want), t), got, Tol{2, 64, 0}, std::fabs(want)))
+              << repro << " tensor " << i << " expected " << want << " got " << num_str(got);
+        }
+        if (HasFailure()) return;
+      }
+}
+
+TEST(Foreach, NonFiniteCheckAndUnscale) {
+  Rng rng(24);
+  for (aclDataType t : kF3)
+    for (int iter = 0; iter < 6; ++iter) {
+      const size_t n = 1 + rng() % 4;
+      std::vector<std::unique_ptr<Tensor>> g;
+      std::string repro = std::string("ForeachNonFiniteCheckAndUnscale ") + dtype_name(t) + " iter " +
+                          std::to_string(iter) + ":";
+      bool any = false;
+      for (size_t i = 0; i < n; ++i) {
+        Shape s = random_shape(rng);
+        g.push_back(std::make_unique<Tensor>(random_desc(rng, t, s)));
+        FillOptions o;
+        o.special = 0;
+        g.back()->fill_random(rng, o);
+        if (iter % 2 == 1 && numel(s) > 0 && rng() % 2) {  // an inf or NaN somewhere
+          Shape idx(s.size());
+          for (size_t d = 0; d < s.size(); ++d) idx[d] = static_cast<int64_t>(rng() % static_cast<uint64_t>(s[d]));
+          g.back()->set(idx, Num::real(rng() % 2 ? HUGE_VAL : NAN));
+          g.back()->upload();
+          any = true;
+        }
+        repro += " " + g.back()->desc().str();
+      }
+      Tensor found(TensorDesc(ACL_FLOAT, {1})), inv(TensorDesc(ACL_FLOAT, {1}));
+      found.fill(Num::real(-1.0));
+      const double inv_value = static_cast<float>(0.25 + (rng() % 100) / 7.0);
+      inv.fill(Num::real(inv_value));
+      std::vector<std::vector<uint8_t>> before;
+      for (auto& e : g) before.push_back(e->host());
+      TensorListHandle gl(g);
+      ASSERT_EQ(run_two_phase([&](uint64_t* ws, aclOpExecutor** ex) {
+                  return aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(gl.l, found.get(), inv.get(), ws, ex);
+                },
+                              aclnnForeachNonFiniteCheckAndUnscale),
+                ACL_SUCCESS)
+          << repro << " " << aclGetRecentErrMsg();
+      for (size_t i = 0; i < n; ++i)  // random float16 values may be inf too
+        for_each_index(g[i]->desc().shape,
+                       [&](const Shape& idx) { any = any || !std::isfinite(g[i]->at(before[i], idx).f); });
+      found.download();
+      EXPECT_EQ(found.at({0}).f, any ? 1.0 : -1.0) << repro;
+      for (size_t i = 0; i < n; ++i) {
+        g[i]->download();
+        for_each_index(g[i]->desc().shape, [&](const Shape& idx) {
+          const double v = g[i]->at(before[i], idx).f;
+          const Num want = cast(Num::real(v * inv_value), t);
+          EXPECT_TRUE(close_enough(t, want, g[i]->at(idx), kRounded, std::fabs(v * inv_value)))
+              << repro << " tensor " << i << " " << shape_str(idx) << " expected " << num_str(want) << " got "
+              << num_str(g[i]->at(idx));
+        });
+        EXPECT_TRUE(writes_outside_view(*g[i], before[i]).empty()) << repro << " tensor " << i;
+      }
+      if (HasFailure()) return;
+    }
+}
+
+TEST(Foreach, OtherBadInputsNameTheArgument) {
+  const TensorDesc a(ACL_FLOAT, {2, 3}), b(ACL_FLOAT, {4});
+  auto x = make_list({a, b}), out = make_list({a, b});
+  TensorListHandle xl(x), ol(out);
+  Tensor three(TensorDesc(ACL_FLOAT, {3})), one(TensorDesc(ACL_FLOAT, {1})), one_half(TensorDesc(ACL_FLOAT16, {1}));
+  expect_phase1_error("AddcdivScalarList scalars of 3 for 2 tensors", ACLNN_ERR_PARAM_INVALID,
+                      "scalars has 3 elements", [&](uint64_t* ws, aclOpExecutor** ex) {
+                        return aclnnForeachAddcdivScalarListGetWorkspaceSize(xl.l, xl.l, xl.l, three.get(), ol.l, ws,
+                                                                             ex);
+                      });
+  expect_phase1_error("AddcmulScalar x3=null", ACLNN_ERR_PARAM_NULLPTR, "x3", [&](uint64_t* ws, aclOpExecutor** ex) {
+    return aclnnForeachAddcmulScalarGetWorkspaceSize(xl.l, xl.l, nullptr, one.get(), ol.l, ws, ex);
+  });
+  auto short_list = make_list({a});
+  TensorListHandle sl(short_list);
+  expect_phase1_error("AddcmulScalarV2 x3 of 1", ACLNN_ERR_PARAM_INVALID, "x3 has 1 tensors",
+                      [&](uint64_t* ws, aclOpExecutor** ex) {
+                        Scalar s(ScalarDesc(ACL_FLOAT, 1.0));
+                        return aclnnForeachAddcmulScalarV2GetWorkspaceSize(xl.l, xl.l, sl.l, s.get(), ol.l, ws, ex);
+                      });
+  expect_phase1_error("LerpScalar int32 weight", ACLNN_ERR_PARAM_INVALID, "weight dtype int32",
+                      [&](uint64_t* ws, aclOpExecutor** ex) {
+                        Scalar w(ScalarDesc(ACL_INT32, 1.0));
+                        return aclnnForeachLerpScalarGetWorkspaceSize(xl.l, xl.l, w.get(), ol.l, ws, ex);
+                      });
+  expect_phase1_error("RoundOffNumber float roundMode", ACLNN_ERR_PARAM_INVALID, "roundMode dtype float32",
+                      [&](uint64_t* ws, aclOpExecutor** ex) {
+                        return aclnnForeachRoundOffNumberGetWorkspaceSize(xl.l, one.get(), ol.l, ws, ex);
+                      });
+  auto to_int = make_list({TensorDesc(ACL_INT32, {2, 3}), TensorDesc(ACL_INT32, {4})});
+  TensorListHandle il(to_int);
+  expect_phase1_error("Copy float32 -> int32", ACLNN_ERR_PARAM_INVALID, "out[0] dtype int32",
+                      [&](uint64_t* ws, aclOpExecutor** ex) {
+                        return aclnnForeachCopyGetWorkspaceSize(xl.l, il.l, ws, ex);
+                      });
+  expect_phase1_error("Norm out[0] of 6 elements", ACLNN_ERR_PARAM_INVALID, "out[0] has 6 elements",
+                      [&](uint64_t* ws, aclOpExecutor** ex) {
+                        Scalar p(ScalarDesc(ACL_FLOAT, 2.0));
+                        return aclnnForeachNormGetWorkspaceSize(xl.l, p.get(), ol.l, ws, ex);
+                      });
+  expect_phase1_error("Norm scalar=null", ACLNN_ERR_PARAM_NULLPTR, "scalar", [&](uint64_t* ws, aclOpExecutor** ex) {
+    return aclnnForeachNormGetWorkspaceSize(xl.l, nullptr, ol.l, ws, ex);
+  });
+  expect_phase1_error("ZeroInplace x float64", ACLNN_ERR_PARAM_INVALID, "x[0] dtype float64",
+                      [&](uint64_t* ws, aclOpExecutor** ex) {
+                        auto d = make_list({TensorDesc(ACL_DOUBLE, {2})});
+                        TensorListHandle dl(d);
+                        return aclnnForeachZeroInplaceGetWorkspaceSize(dl.l, ws, ex);
+                      });
+  expect_phase1_error("NonFiniteCheckAndUnscale float16 foundInf", ACLNN_ERR_PARAM_INVALID, "foundInf dtype float16",
+                      [&](uint64_t* ws, aclOpExecutor** ex) {
+                        return aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(xl.l, one_half.get(), one.get(),
+                                                                                     ws, ex);
+                      });
+  expect_phase1_error("NonFiniteCheckAndUnscale invScale of 3", ACLNN_ERR_PARAM_INVALID, "invScale has 3 elements",
+                      [&](uint64_t* ws, aclOpExecutor** ex) {
+                        return aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(xl.l, one.get(), three.get(), ws,
+                                                                                     ex);
+                      });
 }
 
 // ---- the scalar tensor is read when the op runs -----------------------------------------------------------

@@ -190,6 +190,7 @@ struct Operand {
 Operand list(const aclTensorList* l, const char* name) { return {Src::kList, l, name}; }
 Operand inout(const aclTensorList* l, const char* name) { return {Src::kInOut, l, name}; }
 Operand tensor_scalar(const aclTensor* t, const char* name) { return {Src::kTensor, t, name}; }
+Operand per_element(const aclTensor* t, const char* name) { return {Src::kPerElement, t, name}; }
 Operand host_scalar(const aclScalar* s, const char* name) { return {Src::kScalar, s, name}; }
 Operand scalar_list(const aclScalarList* l, const char* name) { return {Src::kScalarList, l, name}; }
 template <typename... Ops>
@@ -244,7 +245,8 @@ Resolved resolve(OpBuilder& b, const Operand& o) {
 // The dtypes a scalar operand may have, given the lists' dtype x (CANN's Atlas A2 correspondence).
 enum class ScalarRule {
   kNone,
-  kTensor,     // a one-element tensor: x's dtype for float32/float16/int32, float32 for bfloat16, int32 for int16/int8/uint8
+  kTensor,     // a one-element tensor: x's dtype for float32/float16/int32, float32 for bfloat16,
+               // int32 for int16/int8/uint8
   kHost,       // aclScalar: float32/float64 for float32/bfloat16, float16/float64 for float16, int32/int64 for integers
   kList,       // aclScalarList: float32 for floating x, int64 for int32
   kListWide,   // aclScalarList: float32/float64 for floating x, int64 for int32
@@ -374,7 +376,8 @@ ForeachArgs check_foreach(OpBuilder& b, const ForeachSpec& spec, const Operand* 
   for (const Resolved& r : a.ops) {
     if (r.tensor) check_scalar_dtype(r.tensor->dtype, r.name);
     if (r.scalar) check_scalar_dtype(r.scalar->dtype, r.name);
-    for (size_t i = 0; i < r.scalars.size(); ++i) check_scalar_dtype(r.scalars[i]->dtype, fmt::format("{}[{}]", r.name, i));
+    for (size_t i = 0; i < r.scalars.size(); ++i)
+      check_scalar_dtype(r.scalars[i]->dtype, fmt::format("{}[{}]", r.name, i));
   }
 
   // Ranks and shapes.
@@ -424,7 +427,6 @@ constexpr ForeachSpec kFloatList{kF3};
 constexpr ForeachSpec kF3I32List{kF3I32};
 constexpr ForeachSpec kIntsList{kF3Ints};
 constexpr ForeachSpec kExpList{kF3 | dtype_mask({I16, I8, U8}), ScalarRule::kNone, true};
-constexpr ForeachSpec kNegList{kF3Ints};
 constexpr ForeachSpec kSignList{kF3 | dtype_mask({I8, I32, I64})};
 constexpr ForeachSpec kFloatTensor{kF3, ScalarRule::kTensor};
 constexpr ForeachSpec kF3I32Tensor{kF3I32, ScalarRule::kTensor};
@@ -441,6 +443,165 @@ constexpr ForeachSpec kLerpScalar{kF3, ScalarRule::kFloat};
 constexpr ForeachSpec kPowBase{kF3I32, ScalarRule::kBase};
 constexpr ForeachSpec kRoundMode{kF3 | dtype_mask({I16}), ScalarRule::kRoundMode};
 constexpr ForeachSpec kRoundModeV2{kF3 | dtype_mask({I16}), ScalarRule::kRoundModeV2};
+
+// ---- ZeroInplace, Copy, Norm, NonFiniteCheckAndUnscale -----------------------------------------------
+
+constexpr ForeachSpec kZeroList{kF3 | dtype_mask({I16, I32})};
+
+void plan_zero(OpBuilder& b, const aclTensorList* x) {
+  const Operand o = inout(x, "x");
+  const ForeachArgs a = check_foreach(b, kZeroList, &o, 1, nullptr);
+  aclScalar zero;
+  zero.dtype = I64;
+  const std::string name = std::string("fill.") + b.op().name;
+  plan_sequence(b, std::string("foreach.") + b.op().name, a.n, [&](size_t i) {
+    plan_elementwise<1, TypeSet::kNumeric>(b, name, a.dtype, *a.out[i], std::array<EwInput, 1>{EwInput{nullptr, &zero}},
+                                           [](auto tag) { return PassOp<typename decltype(tag)::type>{}; });
+  });
+}
+
+constexpr ForeachSpec kCopyList{kF3 | dtype_mask({I8, U8, I16, DType::kUInt16, I32, DType::kUInt32, I64, F64,
+                                                   DType::kBool})};
+
+// out[i] = x[i], any layout; float32 may become float16/bfloat16 and float16 float32 on the way.
+void plan_copy(OpBuilder& b, const aclTensorList* x, const aclTensorList* out) {
+  const Operand o = list(x, "x");
+  const ForeachArgs a = check_foreach(b, kCopyList, &o, 1, out, OutRule::kAnyDtype);
+  for (size_t i = 0; i < a.n; ++i) {
+    const DType t = a.out[i]->dtype;
+    const bool ok = t == a.dtype || (a.dtype == F32 && (t == F16 || t == BF16)) || (a.dtype == F16 && t == F32);
+    if (!ok)
+      invalid("out[{}] dtype {} is not a copy target of x dtype {}; supported: {}", i, dtype_name(t),
+              dtype_name(a.dtype),
+              a.dtype == F32   ? "float32, float16, bfloat16"
+              : a.dtype == F16 ? "float16, float32"
+                               : dtype_name(a.dtype));
+  }
+  const std::vector<const aclTensor*>& src = a.ops[0].tensors;
+  plan_sequence(b, std::string("foreach.") + b.op().name, a.n, [&](size_t i) {
+    const aclTensor& s = *src[i];
+    const aclTensor& d = *a.out[i];
+    if (d.numel() == 0) return;
+    DensePlan p(b);
+    p.separate_outputs();
+    const int in = p.strided(s);
+    const int o2 = p.output(d, d.dtype);
+    const Dims shape = s.view, strides = s.strides;
+    const DType st = s.dtype, dt = d.dtype;
+    p.finish(std::string("copy.") + dtype_name(st) + "." + dtype_name(dt), [=](const DenseArgs& args) {
+      copy_strided(shape, dt, args.ptr(o2), contiguous_strides(shape), st, args.ptr(in), strides);
+    });
+  });
+}
+
+// Sum of f(v[k]) for k < n in float, summed in blocks so that the rounding error stays small.
+template <typename F>
+float block_sum(const float* v, int64_t n, F f) {
+  constexpr int64_t kBlock = 256;
+  float total = 0;
+  for (int64_t s = 0; s < n; s += kBlock) {
+    float part = 0;
+    const int64_t e = std::min(n, s + kBlock);
+    for (int64_t k = s; k < e; ++k) part += f(v[k]);
+    total += part;
+  }
+  return total;
+}
+
+// The p-norm of v[0..n) (torch.linalg.vector_norm): p = inf: max |v|, -inf: min |v|, 0: the number
+// of non-zeros, else (sum |v|^p)^(1/p); NaN propagates. An empty tensor's norm is 0.
+float vector_norm(const float* v, int64_t n, double p) {
+  if (n == 0) return 0;
+  if (std::isinf(p)) {
+    float r = std::fabs(v[0]);
+    for (int64_t k = 1; k < n; ++k) {
+      const float x = std::fabs(v[k]);
+      if (std::isnan(x) || std::isnan(r)) r = std::numeric_limits<float>::quiet_NaN();
+      else r = p > 0 ? std::max(r, x) : std::min(r, x);
+    }
+    return r;
+  }
+  if (p == 0) return block_sum(v, n, [](float x) { return x != 0 || std::isnan(x) ? 1.0f : 0.0f; });
+  if (p == 1) return block_sum(v, n, [](float x) { return std::fabs(x); });
+  if (p == 2) return std::sqrt(block_sum(v, n, [](float x) { return x * x; }));
+  const float pf = static_cast<float>(p);
+  return std::pow(block_sum(v, n, [pf](float x) { return std::pow(std::fabs(x), pf); }), 1.0f / pf);
+}
+
+constexpr ForeachSpec kNormSpec{kF3, ScalarRule::kNorm};
+
+// out[i] = the p-norm of x[i] over all its elements, p = scalar.
+void plan_norm(OpBuilder& b, const aclTensorList* x, const aclScalar* p, const aclTensorList* out) {
+  const std::array<Operand, 2> ops{list(x, "x"), host_scalar(p, "scalar")};
+  const ForeachArgs a = check_foreach(b, kNormSpec, ops.data(), ops.size(), out, OutRule::kOneElement);
+  const double pv = a.ops[1].scalar->to_double();
+  plan_sequence(b, std::string("foreach.") + b.op().name, a.n, [&](size_t i) {
+    const aclTensor& t = *a.ops[0].tensors[i];
+    DensePlan dp(b);
+    const int in = dp.input(t, F32);
+    const int o = dp.output(*a.out[i], F32);
+    const int64_t n = t.numel();
+    dp.finish("reduce.norm.float32", [=](const DenseArgs& args) {
+      args.out<float>(o)[0] = vector_norm(args.in<float>(in), n, pv);
+    });
+  });
+}
+
+bool any_non_finite(DType t, const void* p, int64_t n) {
+  if (t == F32) {
+    const float* v = static_cast<const float*>(p);
+    for (int64_t k = 0; k < n; ++k)
+      if (!std::isfinite(v[k])) return true;
+    return false;
+  }
+  const uint16_t exp_mask = t == F16 ? 0x7c00 : 0x7f80;  // all-ones exponent: inf or NaN
+  const uint16_t* v = static_cast<const uint16_t*>(p);
+  for (int64_t k = 0; k < n; ++k)
+    if ((v[k] & exp_mask) == exp_mask) return true;
+  return false;
+}
+
+// foundInf = 1 when any element of any scaledGrads tensor is inf or NaN (else unchanged); then every
+// scaledGrads tensor is multiplied by invScale (read when the op runs, as foundInf is written).
+void plan_non_finite(OpBuilder& b, const aclTensorList* grads_arg, const aclTensor* found_arg,
+                     const aclTensor* inv_arg) {
+  const std::vector<const aclTensor*> grads = b.output_list(grads_arg, "scaledGrads");
+  const aclTensor& found = b.inout(found_arg, "foundInf");
+  const aclTensor& inv = b.input(inv_arg, "invScale");
+  if (grads.empty()) invalid("scaledGrads is an empty tensor list; at least one tensor is expected");
+  const DType t = grads[0]->dtype;
+  check_dtype_in(b.op(), "scaledGrads[0]", t, kF3);
+  for (size_t i = 1; i < grads.size(); ++i)
+    if (grads[i]->dtype != t)
+      invalid("scaledGrads[{}] dtype {} differs from scaledGrads[0] dtype {}; every tensor of the list must have one "
+              "dtype",
+              i, dtype_name(grads[i]->dtype), dtype_name(t));
+  check_dtype_in(b.op(), "foundInf", found.dtype, dtype_mask({F32}));
+  check_dtype_in(b.op(), "invScale", inv.dtype, dtype_mask({F32}));
+  for (size_t i = 0; i < grads.size(); ++i) check_rank(*grads[i], fmt::format("scaledGrads[{}]", i).c_str());
+  check_one_element(found, "foundInf");
+  check_one_element(inv, "invScale");
+  // Steps 0..n-1 check, steps n..2n-1 scale: every tensor is checked before any is scaled.
+  const size_t n = grads.size();
+  const std::string name = std::string("elementwise.") + b.op().name;
+  plan_sequence(b, std::string("foreach.") + b.op().name, 2 * n, [&](size_t s) {
+    const aclTensor& g = *grads[s % n];
+    if (g.numel() == 0) return;
+    if (s < n) {
+      DensePlan p(b);
+      const int in = p.input(g, t);
+      const int f = p.output(found, F32, Access::kReadWrite);
+      const int64_t count = g.numel();
+      p.finish(std::string("check_finite.") + dtype_name(t), [=](const DenseArgs& args) {
+        if (any_non_finite(t, args.ptr(in), count)) args.out<float>(f)[0] = 1.0f;
+      });
+      return;
+    }
+    const std::array<EwInput, 2> in{EwInput{&g}, EwInput{&inv, nullptr, 0}};
+    plan_elementwise<2, TypeSet::kFloating>(b, name, F32, g, in,
+                                            [](auto tag) { return MulOp<typename decltype(tag)::type>{}; });
+  });
+}
 
 }  // namespace
 }  // namespace pacl
@@ -713,7 +874,7 @@ aclnnStatus aclnnForeachLogInplaceGetWorkspaceSize(const aclTensorList* x, uint6
 }
 aclnnStatus aclnnForeachNegGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
                                             aclOpExecutor** executor) {
-  return PACL_FOREACH(ForeachNeg, NegOp, kNegList, out, list(x, "x"));
+  return PACL_FOREACH(ForeachNeg, NegOp, kIntsList, out, list(x, "x"));
 }
 aclnnStatus aclnnForeachReciprocalGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out,
                                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
@@ -746,6 +907,104 @@ aclnnStatus aclnnForeachTanGetWorkspaceSize(const aclTensorList* x, const aclTen
 aclnnStatus aclnnForeachTanhGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
                                              aclOpExecutor** executor) {
   return PACL_FOREACH(ForeachTanh, TanhOp, kFloatList, out, list(x, "x"));
+}
+
+// Ternary ops, rounding, and the ops planned by hand above.
+aclnnStatus aclnnForeachAddcdivListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                    const aclTensorList* x3, const aclTensor* scalars,
+                                                    const aclTensorList* out, uint64_t* workspaceSize,
+                                                    aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachAddcdivList, AddcdivValueOp, kFloatPerElement, out, list(x1, "x1"), list(x2, "x2"),
+                      list(x3, "x3"), per_element(scalars, "scalars"));
+}
+aclnnStatus aclnnForeachAddcdivScalarGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                      const aclTensorList* x3, const aclTensor* scalar,
+                                                      aclTensorList* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachAddcdivScalar, AddcdivValueOp, kFloatTensor, out, list(x1, "x1"), list(x2, "x2"),
+                      list(x3, "x3"), tensor_scalar(scalar, "scalar"));
+}
+aclnnStatus aclnnForeachAddcdivScalarListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                          const aclTensorList* x3, const aclTensor* scalars,
+                                                          aclTensorList* out, uint64_t* workspaceSize,
+                                                          aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachAddcdivScalarList, AddcdivValueOp, kFloatPerElement, out, list(x1, "x1"), list(x2, "x2"),
+                      list(x3, "x3"), per_element(scalars, "scalars"));
+}
+aclnnStatus aclnnForeachAddcdivScalarV2GetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                        const aclTensorList* x3, const aclScalar* scalar,
+                                                        aclTensorList* out, uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachAddcdivScalarV2, AddcdivValueOp, kFloatHost, out, list(x1, "x1"), list(x2, "x2"),
+                      list(x3, "x3"), host_scalar(scalar, "scalar"));
+}
+aclnnStatus aclnnForeachAddcmulListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                    const aclTensorList* x3, const aclTensor* scalars,
+                                                    const aclTensorList* out, uint64_t* workspaceSize,
+                                                    aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachAddcmulList, AddcmulValueOp, kF3I32PerElement, out, list(x1, "x1"), list(x2, "x2"),
+                      list(x3, "x3"), per_element(scalars, "scalars"));
+}
+aclnnStatus aclnnForeachAddcmulScalarGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                      const aclTensorList* x3, const aclTensor* scalar,
+                                                      const aclTensorList* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachAddcmulScalar, AddcmulValueOp, kF3I32Tensor, out, list(x1, "x1"), list(x2, "x2"),
+                      list(x3, "x3"), tensor_scalar(scalar, "scalar"));
+}
+aclnnStatus aclnnForeachAddcmulScalarListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                          const aclTensorList* x3, const aclTensor* scalars,
+                                                          const aclTensorList* out, uint64_t* workspaceSize,
+                                                          aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachAddcmulScalarList, AddcmulValueOp, kF3I32PerElement, out, list(x1, "x1"), list(x2, "x2"),
+                      list(x3, "x3"), per_element(scalars, "scalars"));
+}
+aclnnStatus aclnnForeachAddcmulScalarV2GetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                        const aclTensorList* x3, const aclScalar* scalar,
+                                                        aclTensorList* out, uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachAddcmulScalarV2, AddcmulValueOp, kF3I32Host, out, list(x1, "x1"), list(x2, "x2"),
+                      list(x3, "x3"), host_scalar(scalar, "scalar"));
+}
+aclnnStatus aclnnForeachCopyGetWorkspaceSize(const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return PACL_PHASE1(ForeachCopy, pacl::plan_copy(b, x, out));
+}
+aclnnStatus aclnnForeachLerpListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                 const aclTensorList* weight, aclTensorList* out,
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachLerpList, LerpOp, kFloatList, out, list(x1, "x1"), list(x2, "x2"), list(weight, "weight"));
+}
+aclnnStatus aclnnForeachLerpScalarGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                   const aclScalar* weight, aclTensorList* out, uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachLerpScalar, LerpOp, kLerpScalar, out, list(x1, "x1"), list(x2, "x2"),
+                      host_scalar(weight, "weight"));
+}
+aclnnStatus aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(const aclTensorList* scaledGrads,
+                                                                 const aclTensor* foundInf, const aclTensor* invScale,
+                                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return PACL_PHASE1(ForeachNonFiniteCheckAndUnscale, pacl::plan_non_finite(b, scaledGrads, foundInf, invScale));
+}
+aclnnStatus aclnnForeachNormGetWorkspaceSize(const aclTensorList* x, const aclScalar* scalar, const aclTensorList* out,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return PACL_PHASE1(ForeachNorm, pacl::plan_norm(b, x, scalar, out));
+}
+aclnnStatus aclnnForeachRoundOffNumberGetWorkspaceSize(const aclTensorList* x, const aclTensor* roundMode,
+                                                       const aclTensorList* out, uint64_t* workspaceSize,
+                                                       aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachRoundOffNumber, RoundOffOp, kRoundMode, out, list(x, "x"),
+                      tensor_scalar(roundMode, "roundMode"));
+}
+aclnnStatus aclnnForeachRoundOffNumberV2GetWorkspaceSize(const aclTensorList* x, const aclScalar* roundMode,
+                                                         aclTensorList* out, uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor) {
+  return PACL_FOREACH(ForeachRoundOffNumberV2, RoundOffOp, kRoundModeV2, out, list(x, "x"),
+                      host_scalar(roundMode, "roundMode"));
+}
+aclnnStatus aclnnForeachZeroInplaceGetWorkspaceSize(const aclTensorList* x, uint64_t* workspaceSize,
+                                                    aclOpExecutor** executor) {
+  return PACL_PHASE1(ForeachZeroInplace, pacl::plan_zero(b, x));
 }
 
 }  // extern "C"

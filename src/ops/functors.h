@@ -217,7 +217,8 @@ template <typename T>
 struct AbsOp {
   T operator()(T a) const {
     if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return a;
-    else if constexpr (std::is_integral_v<T>) return a < 0 ? static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(a)) : a;
+    else if constexpr (std::is_integral_v<T>)
+      return a < 0 ? static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(a)) : a;
     else return std::fabs(a);
   }
 };
