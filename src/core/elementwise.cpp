@@ -93,9 +93,9 @@ void ElementwiseDriver<N>::run(void* const* data, void* workspace) const {
   base[0] = static_cast<char*>(data[out_slot_]);
   esize[0] = static_cast<int64_t>(dtype_size(out_dtype_));
   for (size_t k = 0; k < N; ++k) {
-    base[k + 1] = in_[k].slot < 0 ? reinterpret_cast<char*>(const_cast<unsigned char*>(constants_[k].data()))
-                                  : static_cast<char*>(data[in_[k].slot]);
     esize[k + 1] = in_[k].slot < 0 ? 0 : static_cast<int64_t>(dtype_size(in_[k].dtype));
+    base[k + 1] = in_[k].slot < 0 ? reinterpret_cast<char*>(const_cast<unsigned char*>(constants_[k].data()))
+                                  : static_cast<char*>(data[in_[k].slot]) + in_[k].offset * esize[k + 1];
   }
   for (size_t k = 0; k <= N; ++k) inner_stride[k] = nd ? g_.strides[k][nd - 1] : 0;
   // Work items are (row, chunk) pairs, split into one contiguous range per thread.
@@ -169,5 +169,6 @@ void ElementwiseDriver<N>::run_row(const std::array<char*, N + 1>& p, const std:
 template class ElementwiseDriver<1>;
 template class ElementwiseDriver<2>;
 template class ElementwiseDriver<3>;
+template class ElementwiseDriver<4>;
 
 }  // namespace pacl

@@ -46,6 +46,7 @@ struct OperandSource {
   int slot = -1;     // index into Kernel::run's data array; -1 for the constant
   DType dtype = DType::kFloat;
   DType round_to = DType::kUndefined;  // a 16-bit float compute dtype the widened values are rounded to
+  int64_t offset = 0;  // elements from the slot's element [0..0] to the operand's first (one element of a tensor)
 };
 
 namespace detail {
@@ -136,6 +137,7 @@ class ElementwiseDriver : public Kernel {
 extern template class ElementwiseDriver<1>;
 extern template class ElementwiseDriver<2>;
 extern template class ElementwiseDriver<3>;
+extern template class ElementwiseDriver<4>;
 
 // Elementwise kernel over compute type T (float, double, bool or an integer type), functor F with
 // `R operator()(T...) const` taking N inputs; R is T, or bool for predicates.

@@ -31,6 +31,7 @@
 #include "core/phase.h"
 #include "ops/activation.h"
 #include "ops/elementwise_op.h"
+#include "ops/functors.h"
 #include "ops/registry.h"
 
 namespace pacl {
@@ -77,19 +78,11 @@ struct SwishOp {
   T operator()(T a) const { return a * sigmoid(beta * a); }
 };
 template <typename T>
-struct SigmoidOp {
-  T operator()(T a) const { return sigmoid(a); }
-};
-template <typename T>
 struct HardsigmoidOp {
   T operator()(T a) const {
     const T v = a / T(6) + T(0.5);
     return v < T(0) ? T(0) : v > T(1) ? T(1) : v;
   }
-};
-template <typename T>
-struct TanhOp {
-  T operator()(T a) const { return std::tanh(a); }
 };
 template <typename T>
 struct HardtanhOp {

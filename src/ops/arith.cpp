@@ -10,118 +10,11 @@
 #include "aclnnop/aclnn_sub.h"
 #include "core/phase.h"
 #include "ops/elementwise_op.h"
+#include "ops/functors.h"
 #include "ops/registry.h"
 
 namespace pacl {
 namespace {
-
-// ---- functors ---------------------------------------------------------------------------------
-
-// Integer arithmetic wraps (two's complement), as on the device and in PyTorch.
-template <typename T>
-using wrap_t = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
-template <typename T>
-T wadd(T a, T b) { return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b)); }
-template <typename T>
-T wsub(T a, T b) { return static_cast<T>(static_cast<wrap_t<T>>(a) - static_cast<wrap_t<T>>(b)); }
-template <typename T>
-T wmul(T a, T b) { return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b)); }
-
-// a + alpha * b. bool: computed as integers, then "!= 0".
-template <typename T>
-struct AddAlpha {
-  T alpha;
-  T operator()(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>) return (int{a} + int{alpha} * int{b}) != 0;
-    else if constexpr (std::is_integral_v<T>) return wadd(a, wmul(alpha, b));
-    else return a + alpha * b;
-  }
-};
-template <typename T>
-struct AddPlain {
-  T operator()(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>) return a || b;
-    else if constexpr (std::is_integral_v<T>) return wadd(a, b);
-    else return a + b;
-  }
-};
-// a - alpha * b. bool: |a - alpha*b| != 0 (CANN computes bool Sub in int8; PyTorch rejects it).
-template <typename T>
-struct SubAlpha {
-  T alpha;
-  T operator()(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>) return (int{a} - int{alpha} * int{b}) != 0;
-    else if constexpr (std::is_integral_v<T>) return wsub(a, wmul(alpha, b));
-    else return a - alpha * b;
-  }
-};
-template <typename T>
-struct SubPlain {
-  T operator()(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>) return a != b;
-    else if constexpr (std::is_integral_v<T>) return wsub(a, b);
-    else return a - b;
-  }
-};
-template <typename T>
-struct MulOp {
-  T operator()(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>) return a && b;
-    else if constexpr (std::is_integral_v<T>) return wmul(a, b);
-    else return a * b;
-  }
-};
-// True division; T is always floating here.
-template <typename T>
-struct DivTrue {
-  T operator()(T a, T b) const { return a / b; }
-};
-// Division rounded toward zero. Integers: x / 0 gives 0 (the device does not trap).
-template <typename T>
-struct DivTrunc {
-  T operator()(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>) return a && b;
-    else if constexpr (std::is_integral_v<T>) {
-      if (b == 0) return 0;
-      if constexpr (std::is_signed_v<T>)
-        if (b == -1) return wsub(T(0), a);
-      return static_cast<T>(a / b);
-    } else {
-      return std::trunc(a / b);
-    }
-  }
-};
-// Division rounded toward negative infinity (PyTorch's floor_divide, including its float rules).
-template <typename T>
-struct DivFloor {
-  T operator()(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>) return a && b;
-    else if constexpr (std::is_integral_v<T>) {
-      if (b == 0) return 0;
-      if constexpr (std::is_signed_v<T>) {
-        if (b == -1) return wsub(T(0), a);
-        T q = static_cast<T>(a / b);
-        if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-        return q;
-      } else {
-        return static_cast<T>(a / b);
-      }
-    } else {
-      if (b == 0) return a / b;
-      T mod = std::fmod(a, b);
-      T div = (a - mod) / b;
-      if (mod != 0 && ((b < 0) != (mod < 0))) div -= T(1);
-      T floordiv;
-      if (div != 0) {
-        floordiv = std::floor(div);
-        if (div - floordiv > T(0.5)) floordiv += T(1);
-      } else {
-        floordiv = std::copysign(T(0), a / b);
-      }
-      return floordiv;
-    }
-  }
-};
 
 // ---- rules ------------------------------------------------------------------------------------
 

@@ -17,63 +17,13 @@
 #include "aclnnop/aclnn_remainder.h"
 #include "core/phase.h"
 #include "ops/binary_args.h"
+#include "ops/functors.h"
 #include "ops/registry.h"
 
 namespace pacl {
 namespace {
 
 // ---- functors -----------------------------------------------------------------------------------
-
-// Integer arithmetic wraps (two's complement); narrow types compute in uint32 to avoid int
-// promotion overflow.
-template <typename T>
-using wrap_t = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
-
-// max/min as std::max/std::min (the first operand wins ties, so max(-0, +0) is -0), NaN propagates.
-template <typename T>
-struct MaxOp {
-  T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(a)) return a;
-      if (std::isnan(b)) return b;
-    }
-    return a < b ? b : a;
-  }
-};
-template <typename T>
-struct MinOp {
-  T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(a)) return a;
-      if (std::isnan(b)) return b;
-    }
-    return b < a ? b : a;
-  }
-};
-
-// a^b. Integers: exact (wrapping) powers; a negative exponent gives 0 unless |a| == 1.
-template <typename T>
-struct PowOp {
-  T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      return std::pow(a, b);
-    } else {
-      if constexpr (std::is_signed_v<T>) {
-        if (b < 0) {
-          if (a == 1) return 1;
-          if (a == -1) return (b & 1) ? T(-1) : T(1);
-          return 0;
-        }
-      }
-      wrap_t<T> result = 1, base = static_cast<wrap_t<T>>(a);
-      for (auto e = static_cast<std::make_unsigned_t<T>>(b); e != 0; e >>= 1) {
-        if (e & 1u) result *= base;
-        base *= base;
-      }
-      return static_cast<T>(result);
-    }
-  }
-};
 
 // floor(a / b), PyTorch's div_floor (floats: fmod-based, so that floor(a / b) is exact).
 template <typename T>

@@ -62,7 +62,17 @@ ElementwiseOperands<N> plan_operands(OpBuilder& b, DType compute, const aclTenso
       const aclTensor& t = *inputs[k].tensor;
       const bool round = arith != compute && t.dtype != compute;
       r.sources[k] = OperandSource{b.slot_of(t), t.dtype, round ? compute : DType::kUndefined};
-      strides.push_back(broadcast_strides(t, out.view));
+      if (inputs[k].element >= 0) {
+        int64_t rest = inputs[k].element, offset = 0;
+        for (size_t d = t.view.size(); d-- > 0;) {
+          offset += rest % t.view[d] * t.strides[d];
+          rest /= t.view[d];
+        }
+        r.sources[k].offset = offset;
+        strides.push_back(Dims(out.view.size(), 0));
+      } else {
+        strides.push_back(broadcast_strides(t, out.view));
+      }
     } else {
       const aclScalar& s = *inputs[k].scalar;
       alignas(8) unsigned char in_compute[16] = {};
@@ -79,5 +89,6 @@ ElementwiseOperands<N> plan_operands(OpBuilder& b, DType compute, const aclTenso
 template ElementwiseOperands<1> plan_operands<1>(OpBuilder&, DType, const aclTensor&, const std::array<EwInput, 1>&);
 template ElementwiseOperands<2> plan_operands<2>(OpBuilder&, DType, const aclTensor&, const std::array<EwInput, 2>&);
 template ElementwiseOperands<3> plan_operands<3>(OpBuilder&, DType, const aclTensor&, const std::array<EwInput, 3>&);
+template ElementwiseOperands<4> plan_operands<4>(OpBuilder&, DType, const aclTensor&, const std::array<EwInput, 4>&);
 
 }  // namespace pacl

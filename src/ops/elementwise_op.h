@@ -60,10 +60,13 @@ T scalar_value(const aclScalar& s) {
   });
 }
 
-// One input of an elementwise op: a bound tensor, or a scalar that becomes a constant.
+// One input of an elementwise op: a bound tensor, or a scalar that becomes a constant. With
+// element >= 0 the input is that one element of the tensor (row-major index into its view),
+// broadcast to every output element and read when the kernel runs (a scalar passed as a tensor).
 struct EwInput {
   const aclTensor* tensor = nullptr;
   const aclScalar* scalar = nullptr;
+  int64_t element = -1;
 };
 
 // Which arithmetic types a kernel is instantiated for (keeps builds small: a float-only op does
@@ -121,6 +124,8 @@ extern template ElementwiseOperands<2> plan_operands<2>(OpBuilder&, DType, const
                                                         const std::array<EwInput, 2>&);
 extern template ElementwiseOperands<3> plan_operands<3>(OpBuilder&, DType, const aclTensor&,
                                                         const std::array<EwInput, 3>&);
+extern template ElementwiseOperands<4> plan_operands<4>(OpBuilder&, DType, const aclTensor&,
+                                                        const std::array<EwInput, 4>&);
 
 // Plans `out = f(inputs...)` over the broadcast of the inputs, computed in `compute` (its
 // arithmetic type T). make_functor(type_tag<T>) returns the functor for T.

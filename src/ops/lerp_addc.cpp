@@ -12,60 +12,11 @@
 #include "aclnnop/aclnn_lerp_tensor.h"
 #include "core/phase.h"
 #include "ops/elementwise_op.h"
+#include "ops/functors.h"
 #include "ops/registry.h"
 
 namespace pacl {
 namespace {
-
-// ---- functors ---------------------------------------------------------------------------------
-
-// PyTorch's lerp: the formula anchored at the nearer end point (exact at weight 0 and 1).
-template <typename T>
-T lerp(T s, T e, T w) {
-  return std::abs(w) < T(0.5) ? s + w * (e - s) : e - (e - s) * (T(1) - w);
-}
-template <typename T>
-struct LerpOp {
-  T operator()(T s, T e, T w) const { return lerp(s, e, w); }
-};
-template <typename T>
-struct LerpScalarOp {
-  T w;
-  T operator()(T s, T e) const { return lerp(s, e, w); }
-};
-
-// Integer arithmetic wraps (two's complement).
-template <typename T>
-using wrap_t = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
-template <typename T>
-T wadd(T a, T b) { return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b)); }
-template <typename T>
-T wmul(T a, T b) { return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b)); }
-
-template <typename T>
-struct AddcmulOp {
-  T value;
-  T operator()(T s, T a, T b) const {
-    if constexpr (std::is_integral_v<T>) return wadd(s, wmul(value, wmul(a, b)));
-    else return s + value * (a * b);
-  }
-};
-// tensor1 / tensor2 first, then the scale (the order of CANN's formula and kernel). Integers: the
-// quotient truncates toward zero and x / 0 is 0 (pacl's integer division rule).
-template <typename T>
-struct AddcdivOp {
-  T value;
-  T operator()(T s, T a, T b) const {
-    if constexpr (std::is_integral_v<T>) {
-      T q = 0;
-      if (std::is_signed_v<T> && b == T(-1)) q = static_cast<T>(0 - static_cast<wrap_t<T>>(a));
-      else if (b != 0) q = static_cast<T>(a / b);
-      return wadd(s, wmul(value, q));
-    } else {
-      return s + value * (a / b);
-    }
-  }
-};
 
 // The scalar rounded to dtype `compute`, then widened to T.
 template <typename T>

@@ -16,55 +16,11 @@
 #include "aclnnop/aclnn_reciprocal.h"
 #include "aclnnop/aclnn_rsqrt.h"
 #include "aclnnop/aclnn_sqrt.h"
+#include "ops/functors.h"
 #include "ops/unary_op.h"
 
 namespace pacl {
 namespace {
-
-template <typename T>
-struct Exp2Op {
-  T operator()(T a) const { return std::exp2(a); }
-};
-template <typename T>
-struct Expm1Op {
-  T operator()(T a) const { return std::expm1(a); }
-};
-template <typename T>
-struct LogOp {
-  T operator()(T a) const { return std::log(a); }
-};
-template <typename T>
-struct Log2Op {
-  T operator()(T a) const { return std::log2(a); }
-};
-template <typename T>
-struct Log10Op {
-  T operator()(T a) const { return std::log10(a); }
-};
-template <typename T>
-struct Log1pOp {
-  T operator()(T a) const { return std::log1p(a); }
-};
-template <typename T>
-struct SqrtOp {
-  T operator()(T a) const { return std::sqrt(a); }
-};
-template <typename T>
-struct RsqrtOp {
-  T operator()(T a) const { return T(1) / std::sqrt(a); }
-};
-template <typename T>
-struct ReciprocalOp {
-  T operator()(T a) const { return T(1) / a; }
-};
-template <typename T>
-struct ErfOp {
-  T operator()(T a) const { return std::erf(a); }
-};
-template <typename T>
-struct ErfcOp {
-  T operator()(T a) const { return std::erfc(a); }
-};
 
 // Dtype lists of CANN's Atlas A2 (910B) op_api. F = the four floating dtypes.
 constexpr DTypeMask kF = kFloatingTypes;

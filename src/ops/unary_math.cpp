@@ -8,30 +8,11 @@
 #include "aclnnop/aclnn_neg.h"
 #include "core/phase.h"
 #include "ops/elementwise_op.h"
+#include "ops/functors.h"
 #include "ops/registry.h"
 
 namespace pacl {
 namespace {
-
-template <typename T>
-struct AbsOp {
-  T operator()(T a) const {
-    if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return a;
-    else if constexpr (std::is_integral_v<T>) return a < 0 ? static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(a)) : a;
-    else return std::fabs(a);
-  }
-};
-template <typename T>
-struct NegOp {
-  T operator()(T a) const {
-    if constexpr (std::is_integral_v<T>) return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(a));
-    else return -a;
-  }
-};
-template <typename T>
-struct ExpOp {
-  T operator()(T a) const { return std::exp(a); }
-};
 
 constexpr UnarySpec kAbs{kAllTypes, UnaryResult::kSame, /*out_same_dtype=*/true};
 constexpr UnarySpec kNeg{kNumericTypes, UnaryResult::kSame};

@@ -12,6 +12,7 @@
 #include "aclnnop/aclnn_round.h"
 #include "aclnnop/aclnn_sign.h"
 #include "aclnnop/aclnn_trunc.h"
+#include "ops/functors.h"
 #include "ops/unary_op.h"
 
 namespace pacl {
@@ -46,14 +47,6 @@ struct FracOp {
     else return a - std::trunc(a);  // frac(+-inf) = nan
   }
 };
-template <typename T>
-struct SignOp {
-  T operator()(T a) const {
-    if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return static_cast<T>(a != T(0));
-    else return static_cast<T>(int{T(0) < a} - int{a < T(0)});
-  }
-};
-
 // Rounds to a multiple of 10^-decimals, half to even (PyTorch's round(x, decimals) for floating T:
 // nearbyint(x * 10^d) / 10^d, or nearbyint(x / 10^-d) * 10^-d for negative d, in T).
 template <typename T>

@@ -16,28 +16,11 @@
 #include "aclnnop/aclnn_sin.h"
 #include "aclnnop/aclnn_sinh.h"
 #include "aclnnop/aclnn_tan.h"
+#include "ops/functors.h"
 #include "ops/unary_op.h"
 
 namespace pacl {
 namespace {
-
-#define PACL_MATH_FUNCTOR(Name, fn)               \
-  template <typename T>                           \
-  struct Name {                                   \
-    T operator()(T a) const { return std::fn(a); } \
-  };
-PACL_MATH_FUNCTOR(SinOp, sin)
-PACL_MATH_FUNCTOR(CosOp, cos)
-PACL_MATH_FUNCTOR(TanOp, tan)
-PACL_MATH_FUNCTOR(AsinOp, asin)
-PACL_MATH_FUNCTOR(AcosOp, acos)
-PACL_MATH_FUNCTOR(AtanOp, atan)
-PACL_MATH_FUNCTOR(SinhOp, sinh)
-PACL_MATH_FUNCTOR(CoshOp, cosh)
-PACL_MATH_FUNCTOR(AsinhOp, asinh)
-PACL_MATH_FUNCTOR(AcoshOp, acosh)
-PACL_MATH_FUNCTOR(AtanhOp, atanh)
-#undef PACL_MATH_FUNCTOR
 
 // CANN's Atlas A2 (910B) lists: every dtype in, floating out (Tan: any out the float result casts
 // to, which is the floating dtypes too), floating selfRef.

@@ -1,0 +1,23 @@
+/* pacl: out[i] = x1[i] + scalar * x2[i] / x3[i] (scalar an aclScalar). */
+#ifndef OP_API_INC_FOREACH_ADDCDIV_SCALAR_V2_H_
+#define OP_API_INC_FOREACH_ADDCDIV_SCALAR_V2_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnForeachAddcdivScalarV2GetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                                  const aclTensorList* x3, const aclScalar* scalar,
+                                                                  aclTensorList* out, uint64_t* workspaceSize,
+                                                                  aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnForeachAddcdivScalarV2(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                                  aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,21 @@
+/* pacl: out[i] = exp(x[i]) - 1 for each tensor of the list. */
+#ifndef OP_API_INC_FOREACH_EXPM1_H_
+#define OP_API_INC_FOREACH_EXPM1_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnForeachExpm1GetWorkspaceSize(const aclTensorList* x, const aclTensorList* out,
+                                                        uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnForeachExpm1(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                        aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

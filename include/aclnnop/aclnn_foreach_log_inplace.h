@@ -1,0 +1,21 @@
+/* pacl: x[i] = ln(x[i]) for each tensor of the list, in place. */
+#ifndef OP_API_INC_FOREACH_LOG_INPLACE_H_
+#define OP_API_INC_FOREACH_LOG_INPLACE_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnForeachLogInplaceGetWorkspaceSize(const aclTensorList* x, uint64_t* workspaceSize,
+                                                             aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnForeachLogInplace(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                             aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
