@@ -416,8 +416,8 @@ Status RunCall(Ctx& ctx, RunInfo& ri) {
   const detail::CallSpec& spec0 = ctx.spec;
   detail::CallSpec spec = spec0;
   if (ctx.op) {
-    ResolveOp(*ctx.op, &spec.phase1, &spec.phase2);
     CheckArguments(*ctx.op, ctx.args, ctx.n);
+    ResolveOp(*ctx.op, &spec.phase1, &spec.phase2);
   }
   ctx.phase1 = spec.phase1;
   ctx.phase2 = spec.phase2;

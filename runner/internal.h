@@ -86,8 +86,20 @@ struct Retained {
   std::unique_ptr<Owned> owned;    // handles made for a bypass call
   void* device_free = nullptr;     // device memory to aclrtFree (per-call workspace, outgrown block)
   Retained() = default;
-  Retained(Retained&&) noexcept = default;
-  Retained& operator=(Retained&&) noexcept = default;
+  Retained(Retained&& o) noexcept
+      : keep(std::move(o.keep)), owned(std::move(o.owned)), device_free(o.device_free) {
+    o.device_free = nullptr;
+  }
+  Retained& operator=(Retained&& o) noexcept {
+    if (this != &o) {
+      Retained old(std::move(*this));
+      keep = std::move(o.keep);
+      owned = std::move(o.owned);
+      device_free = o.device_free;
+      o.device_free = nullptr;
+    }
+    return *this;
+  }
   ~Retained();
   bool empty() const { return !keep && !owned && !device_free; }
 };

@@ -65,7 +65,10 @@ class Scalar {
   Scalar() : Scalar(0.0f) {}
   Scalar(float v) { Set(&v, ACL_FLOAT, sizeof v); }   // NOLINT: implicit on purpose
   Scalar(double v) { Set(&v, ACL_DOUBLE, sizeof v); }  // NOLINT
-  Scalar(bool v) { Set(&v, ACL_BOOL, sizeof v); }      // NOLINT
+  template <class T, std::enable_if_t<std::is_same_v<T, bool>, int> = 0>
+  Scalar(T v) {  // NOLINT: exactly bool (a pointer must not become a bool scalar)
+    Set(&v, ACL_BOOL, sizeof v);
+  }
   template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
   Scalar(T v) {  // NOLINT
     Set(&v, IntType<T>(), sizeof v);
