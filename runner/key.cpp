@@ -225,7 +225,7 @@ std::string FieldValue(const std::vector<uint64_t>& k, const Field& f, const std
     case kOffset: case kIntAttr: case kArg: return std::to_string(static_cast<int64_t>(v[0]));
     case kDtype: case kDTypeAttr: return DTypeName(static_cast<aclDataType>(static_cast<int64_t>(v[0])));
     case kFormat: return FormatName(static_cast<aclFormat>(static_cast<int64_t>(v[0])));
-    case kListLen: return "length " + std::to_string(v[0]);
+    case kListLen: return std::to_string(v[0]);
     case kScalarField: {
       unsigned char bytes[8];
       std::memcpy(bytes, &v[1], 8);
