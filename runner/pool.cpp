@@ -38,6 +38,7 @@ class WorkspacePool::Impl {
     const size_t size = RoundUp(std::max<size_t>(bytes, 1), align_);
     std::lock_guard<std::mutex> lock(mu_);
     Observe(stream);
+    if (stats_.reserved > config_.release_threshold) ReleaseCached(false, config_.release_threshold);
     const bool small = size <= config_.small_request;
     BlockSet& set = small ? free_small_ : free_large_;
     Block* b = FindFree(set, size, stream);
@@ -71,7 +72,9 @@ class WorkspacePool::Impl {
     ++stats_.frees;
     b->tagged = true;
     b->stream = stream;
-    b->fence = multi_ ? rn::Fence::Record(stream, device_) : nullptr;
+    // An event is needed for another stream to take the block, or to release it to the device.
+    const bool releasing = stats_.reserved > config_.release_threshold;
+    b->fence = (multi_ || releasing) ? rn::Fence::Record(stream, device_) : nullptr;
     b = Coalesce(b);
     SetOf(b).insert(b);
     if (stats_.reserved > config_.release_threshold) ReleaseCached(false, config_.release_threshold);
