@@ -29,12 +29,13 @@ struct Ctx {
     if (name.empty()) name = op ? OpName(*op) : NameOfPhase1(phase1 ? phase1 : spec.phase1);
     return name;
   }
+  // Parameter names from the signature table (empty when unknown).
   const std::vector<std::string>& Names() {
+    if (op) return OpNames(*op);
     if (!have_names) {
       have_names = true;
-      const OpRecord* r = op ? op : FindOp(Name());
-      if (r && OpParams(*r).size() == n)
-        for (const Param& p : OpParams(*r)) names.push_back(p.name);
+      const OpRecord* r = FindOp(Name());
+      if (r && OpParams(*r).size() == n) names = OpNames(*r);
     }
     return names;
   }
@@ -438,7 +439,7 @@ Status RunCall(Ctx& ctx, RunInfo& ri) {
   uint64_t ws = 0;
   std::unique_ptr<Owned> owned;
   if (cacheable) {
-    BuildKey(cs, spec.phase1, device, ctx.args, ctx.n, ctx.op ? ctx.Names() : kNoNames);
+    BuildKey(cs, spec.phase1, device, ctx.args, ctx.n, ctx.op ? OpNames(*ctx.op) : kNoNames);
     entry = CacheFind(cs);
     if (entry) {
       ri.cache_hit = true;

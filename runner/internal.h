@@ -184,6 +184,7 @@ bool ParseParameters(const std::string& text, std::vector<Param>* params, std::s
 const OpRecord* FindOp(const std::string& name);
 const std::string& OpName(const OpRecord& op);
 const std::vector<Param>& OpParams(const OpRecord& op);
+const std::vector<std::string>& OpNames(const OpRecord& op);
 // Resolves the entry points (dlsym) and prepares the libffi call; throws Failure(kResolve).
 void ResolveOp(const OpRecord& op, AnyFn* phase1, Phase2Fn* phase2);
 // The libffi invoker of by-name calls (spec.op is the OpRecord).

@@ -394,6 +394,7 @@ const OpRecord* FindOp(const std::string& raw) {
 
 const std::string& OpName(const OpRecord& op) { return op.name; }
 const std::vector<Param>& OpParams(const OpRecord& op) { return op.params; }
+const std::vector<std::string>& OpNames(const OpRecord& op) { return op.names; }
 
 std::string UnknownOpMessage(const std::string& raw) {
   const std::string name = StripPrefix(raw);
