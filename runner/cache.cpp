@@ -250,7 +250,7 @@ void CacheCountBypass() { Cache().CountBypass(); }
 void CacheCountParity(bool failed) { Cache().CountParity(failed); }
 
 namespace {
-thread_local std::string t_last_miss;
+PACL_RUNNER_TLS std::string t_last_miss;
 }
 
 std::string CacheDiagnoseMiss(const CallState& cs, const std::string& op, const std::vector<std::string>& names) {

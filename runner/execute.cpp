@@ -381,8 +381,8 @@ void ParityCheck(Ctx& ctx, const detail::CallSpec& spec, const std::shared_ptr<E
            ctx.Name() + "GetWorkspaceSize on the same key returns " + std::to_string(ws) + " bytes (entry dropped)");
 }
 
-thread_local CallState t_state;
-thread_local bool t_state_busy = false;
+PACL_RUNNER_TLS CallState t_state;
+PACL_RUNNER_TLS bool t_state_busy = false;
 
 struct StateLease {
   CallState* cs;
@@ -426,8 +426,7 @@ Status RunCall(Ctx& ctx, RunInfo& ri) {
   const int device = CurrentDevice();
   const WorkspaceStrategy strategy = Resolve(spec.options.workspace);
   std::shared_ptr<StreamState> st = GetStreamState(stream, device);
-  Poll(*st, false);
-  MaybeSweep();
+  MaybePoll(*st);
 
   bool cacheable = spec.options.cache && CacheEnabled();
   for (size_t k = 0; k < ctx.n && cacheable; ++k) cacheable = !IsRaw(ctx.args[k].kind);
@@ -486,20 +485,27 @@ Status RunCall(Ctx& ctx, RunInfo& ri) {
   keep.device_free = lease.raw;
   keep.owned = std::move(owned);
   if (rc != 0) {
+    if (entry) keep.keep.push_back(entry);
     RetainUntilPassed(*st, std::move(keep));
     Fail(Phase::kPhase2, rc, "aclnn" + ctx.Name() + " failed to launch", msg);
   }
   if (spec.synchronize) {
+    const uint64_t ticket = Ticket(*st);
     const aclError sr = aclrtSynchronizeStream(stream);
     if (sr != ACL_SUCCESS) {
       msg = RecentAclMessage();
-      if (entry) keep.keep = entry;
+      if (entry) keep.keep.push_back(entry);
       RetainUntilPassed(*st, std::move(keep));
       Fail(Phase::kSynchronize, sr, "aclrtSynchronizeStream after aclnn" + ctx.Name() + " failed", msg);
     }
+    ReleaseSynchronized(*st, ticket);  // earlier launches on the stream have passed too
     return Status();  // `keep` (per-call workspace, owned handles) is released here: the op has run
   }
-  if (entry) keep.keep = entry;
+  if (keep.empty()) {
+    if (entry) RetainEntry(*st, entry);  // the common case: no event of its own
+    return Status();
+  }
+  if (entry) keep.keep.push_back(entry);
   if (!RetainUntilPassed(*st, std::move(keep)))
     Fail(Phase::kSynchronize, kInner,
          "could not record an event after aclnn" + ctx.Name() + " nor synchronize its stream to release its resources",

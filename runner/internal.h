@@ -15,6 +15,10 @@
 #include "aclnn/acl_meta.h"
 #include "pacl/runner.h"
 
+// The runner's thread-locals live in a library loaded with the program: the initial-exec model
+// makes each access a plain offset from the thread pointer instead of a __tls_get_addr call.
+#define PACL_RUNNER_TLS thread_local __attribute__((tls_model("initial-exec")))
+
 namespace pacl::rn {
 
 using detail::AnyFn;
@@ -80,15 +84,17 @@ class Fence {
   std::atomic<bool> done_{false};
 };
 
-// What a launch keeps alive until its fence is done. Destruction releases it.
+// What launches keep alive until their fence is done. Destruction releases it.
 struct Retained {
-  std::shared_ptr<void> keep;      // a cache entry
-  std::unique_ptr<Owned> owned;    // handles made for a bypass call
-  void* device_free = nullptr;     // device memory to aclrtFree (per-call workspace, outgrown block)
+  std::vector<std::shared_ptr<void>> keep;  // cache entries
+  std::unique_ptr<Owned> owned;             // handles made for a bypass call
+  void* device_free = nullptr;              // device memory to aclrtFree (per-call workspace, outgrown block)
+  size_t launches = 0;                      // launches this accounts for (statistics)
   Retained() = default;
   Retained(Retained&& o) noexcept
-      : keep(std::move(o.keep)), owned(std::move(o.owned)), device_free(o.device_free) {
+      : keep(std::move(o.keep)), owned(std::move(o.owned)), device_free(o.device_free), launches(o.launches) {
     o.device_free = nullptr;
+    o.launches = 0;
   }
   Retained& operator=(Retained&& o) noexcept {
     if (this != &o) {
@@ -96,12 +102,14 @@ struct Retained {
       keep = std::move(o.keep);
       owned = std::move(o.owned);
       device_free = o.device_free;
+      launches = o.launches;
       o.device_free = nullptr;
+      o.launches = 0;
     }
     return *this;
   }
   ~Retained();
-  bool empty() const { return !keep && !owned && !device_free; }
+  bool empty() const { return keep.empty() && !owned && !device_free; }
 };
 
 struct StreamState {
@@ -112,21 +120,34 @@ struct StreamState {
   void* block_raw = nullptr;
   void* block = nullptr;
   size_t block_size = 0;
-  // Launches whose resources wait for their fence, in record order.
+  // Launches whose resources wait for their fence, in record order (under pending_mu).
   std::mutex pending_mu;
   std::deque<std::pair<std::shared_ptr<Fence>, Retained>> pending;
-  std::atomic<size_t> pending_count{0};
+  std::atomic<size_t> pending_count{0};  // pending.size()
+  // Cache entries of launches that need nothing else: kept without an event of their own until the
+  // next fence on the stream covers them, a synchronize passes them, or 64 have gathered.
+  std::vector<std::pair<uint64_t, std::shared_ptr<void>>> open;  // (launch ticket, entry)
+  std::atomic<uint64_t> tickets{0};   // launches enqueued on the stream so far
+  std::atomic<size_t> retained{0};    // launches whose resources are still kept (statistics)
 };
 
 // The state of (stream, device); created on first use.
 std::shared_ptr<StreamState> GetStreamState(aclrtStream stream, int device);
 // Releases the pending items of `s` whose fences are done (all of them, waiting, if wait).
 void Poll(StreamState& s, bool wait);
-// Polls every stream now and then (called once per runner call).
-void MaybeSweep();
-// Keeps `r` alive until `stream` has passed this point (records a fence); if no fence can be
-// recorded, synchronizes the stream and releases at once. Returns false if even that failed.
+// Called once per runner call on its stream: now and then releases what passed (every 16th call
+// of the thread on the stream, or when much is pending) and polls every stream (every 256th call).
+void MaybePoll(StreamState& s);
+// Keeps `r` (and the stream's open entries) alive until the stream has passed this point: records
+// a fence; if none can be recorded, synchronizes the stream and releases at once. Returns false if
+// even that failed.
 bool RetainUntilPassed(StreamState& s, Retained r);
+// Keeps the entry of a launch just enqueued on s.stream alive until the stream has passed it.
+void RetainEntry(StreamState& s, std::shared_ptr<void> entry);
+// A ticket taken before a synchronize of s.stream: ReleaseSynchronized(s, ticket) after it returned
+// releases the open entries of launches enqueued before the ticket was taken.
+uint64_t Ticket(const StreamState& s);
+void ReleaseSynchronized(StreamState& s, uint64_t ticket);
 int CurrentDevice();  // aclrtGetDevice, -1 on failure
 std::vector<std::shared_ptr<StreamState>> AllStreamStates();
 std::vector<std::shared_ptr<StreamState>> TakeAllStreamStates();  // empties the registry

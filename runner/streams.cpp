@@ -1,5 +1,6 @@
 // Per-stream state, pooled events and fences: what keeps a launch's resources alive until its
 // stream has passed it.
+#include <algorithm>
 #include <unordered_map>
 
 #include "internal.h"
@@ -129,8 +130,8 @@ struct LastStream {
   uint64_t generation = 0;
   std::shared_ptr<StreamState> state;
 };
-thread_local LastStream t_last;
-thread_local unsigned t_calls = 0;
+PACL_RUNNER_TLS LastStream t_last;
+PACL_RUNNER_TLS unsigned t_calls = 0;
 
 }  // namespace
 
@@ -164,7 +165,7 @@ void Fence::Wait() {
 
 Retained::~Retained() {
   owned.reset();
-  keep.reset();
+  keep.clear();
   if (device_free) aclrtFree(device_free);
 }
 
@@ -194,6 +195,7 @@ void Poll(StreamState& s, bool wait) {
       auto& front = s.pending.front();
       if (wait) front.first->Wait();
       else if (!front.first->Done()) break;
+      s.retained.fetch_sub(front.second.launches, std::memory_order_relaxed);
       done.push_back(std::move(front));
       s.pending.pop_front();
     }
@@ -202,22 +204,70 @@ void Poll(StreamState& s, bool wait) {
   // `done` is released here, outside the lock.
 }
 
-void MaybeSweep() {
-  if (++t_calls % 64 != 0) return;
-  for (auto& s : Streams().All()) Poll(*s, false);
+void MaybePoll(StreamState& s) {
+  // Querying an event makes pacl's stream worker run what it holds back, so it is not done on
+  // every call.
+  const unsigned n = ++t_calls;
+  if (n % 256 == 0) {
+    for (auto& st : Streams().All()) Poll(*st, false);
+  } else if (n % 16 == 0 || s.pending_count.load(std::memory_order_relaxed) > 32) {
+    Poll(s, false);
+  }
 }
 
-bool RetainUntilPassed(StreamState& s, Retained r) {
-  if (r.empty()) return true;
+namespace {
+
+// Records a fence now and queues `r` with the open entries behind it (pending_mu held). False if
+// no fence could be recorded (`r` is left as it was).
+bool FenceLocked(StreamState& s, Retained& r) {
   std::shared_ptr<Fence> f = Fence::Record(s.stream, s.device);
-  if (!f) {
-    // No fence: wait for the stream instead, then release.
-    return aclrtSynchronizeStream(s.stream) == ACL_SUCCESS;
-  }
-  std::lock_guard<std::mutex> lock(s.pending_mu);
+  if (!f) return false;
+  for (auto& e : s.open) r.keep.push_back(std::move(e.second));
+  r.launches += s.open.size();
+  s.open.clear();
   s.pending.emplace_back(std::move(f), std::move(r));
   s.pending_count.store(s.pending.size(), std::memory_order_release);
   return true;
+}
+
+}  // namespace
+
+bool RetainUntilPassed(StreamState& s, Retained r) {
+  if (r.empty()) return true;
+  r.launches = 1;
+  s.retained.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> lock(s.pending_mu);
+    if (FenceLocked(s, r)) return true;
+  }
+  // No fence: wait for the stream instead, then release.
+  s.retained.fetch_sub(1, std::memory_order_relaxed);
+  return aclrtSynchronizeStream(s.stream) == ACL_SUCCESS;
+}
+
+void RetainEntry(StreamState& s, std::shared_ptr<void> entry) {
+  const uint64_t ticket = s.tickets.fetch_add(1, std::memory_order_acq_rel) + 1;  // after the enqueue
+  s.retained.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(s.pending_mu);
+  s.open.emplace_back(ticket, std::move(entry));
+  if (s.open.size() >= 64) {
+    Retained r;
+    FenceLocked(s, r);  // if no fence can be recorded, the entries wait for a synchronize
+  }
+}
+
+uint64_t Ticket(const StreamState& s) { return s.tickets.load(std::memory_order_acquire); }
+
+void ReleaseSynchronized(StreamState& s, uint64_t ticket) {
+  std::vector<std::shared_ptr<void>> done;
+  {
+    std::lock_guard<std::mutex> lock(s.pending_mu);
+    if (s.open.empty()) return;
+    auto keep_end = std::partition(s.open.begin(), s.open.end(), [&](const auto& e) { return e.first > ticket; });
+    for (auto it = keep_end; it != s.open.end(); ++it) done.push_back(std::move(it->second));
+    s.open.erase(keep_end, s.open.end());
+    s.retained.fetch_sub(done.size(), std::memory_order_relaxed);
+  }
 }
 
 // ---- used by workspace.cpp ------------------------------------------------------------------------

@@ -48,7 +48,7 @@ struct LastPool {
   uint64_t generation = 0;
   WorkspacePool* pool = nullptr;
 };
-thread_local LastPool t_pool;
+PACL_RUNNER_TLS LastPool t_pool;
 
 uintptr_t AlignUp(uintptr_t p, size_t a) { return (p + a - 1) & ~static_cast<uintptr_t>(a - 1); }
 
@@ -262,19 +262,22 @@ WorkspaceStats GetWorkspaceStats() {
       std::lock_guard<std::mutex> lock(s->ws_mu);
       st.per_stream_bytes += s->block_size;
     }
-    st.pending += s->pending_count.load();
+    st.pending += s->retained.load();
   }
   return st;
 }
 
 void Synchronize(aclrtStream stream) {
   const int device = rn::CurrentDevice();
+  std::shared_ptr<rn::StreamState> s = rn::GetStreamState(stream, device);
+  const uint64_t ticket = rn::Ticket(*s);
   if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
     const std::string msg = rn::RecentAclMessage();
     throw RunnerError(Status(rn::kParamInvalid, Phase::kSynchronize, "", "pacl::Synchronize: aclrtSynchronizeStream failed",
                              {}, msg));
   }
-  rn::Poll(*rn::GetStreamState(stream, device), true);
+  rn::Poll(*s, true);
+  rn::ReleaseSynchronized(*s, ticket);
 }
 
 void ForgetStream(aclrtStream stream) {
@@ -284,6 +287,7 @@ void ForgetStream(aclrtStream stream) {
   const bool synced = aclrtSynchronizeStream(stream) == ACL_SUCCESS;
   if (s) {
     rn::Poll(*s, true);
+    if (synced) rn::ReleaseSynchronized(*s, UINT64_MAX);
     std::lock_guard<std::mutex> lock(s->ws_mu);
     if (s->block_raw && synced) aclrtFree(s->block_raw);
     s->block_raw = s->block = nullptr;
@@ -296,7 +300,10 @@ void ReleaseResources() {
   aclrtSynchronizeDevice();
   std::vector<std::shared_ptr<rn::StreamState>> states = rn::TakeAllStreamStates();
   rn::ForgetThreadStream();
-  for (auto& s : states) rn::Poll(*s, true);
+  for (auto& s : states) {
+    rn::Poll(*s, true);
+    rn::ReleaseSynchronized(*s, UINT64_MAX);
+  }
   ClearCache();
   for (auto& s : states) {
     std::lock_guard<std::mutex> lock(s->ws_mu);

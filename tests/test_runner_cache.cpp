@@ -331,6 +331,30 @@ TEST_F(Cache, EvictionWhileTheWorkIsStillQueued) {
   }
 }
 
+TEST_F(Cache, LaunchedExecutorsAreReleasedOnceTheStreamPassed) {
+  pacl::CacheConfig cfg;
+  cfg.max_entries = 1;
+  pacl::SetCacheConfig(cfg);
+  std::vector<std::unique_ptr<Floats>> t;
+  for (int n = 1; n <= 10; ++n) t.push_back(std::make_unique<Floats>(std::vector<int64_t>{n}, 1, 1));
+  {
+    rt::StreamGate gate(stream);
+    for (auto& x : t) pacl::Launch(stream, aclnnAddGetWorkspaceSize, aclnnAdd, x->get(), x->get(), 1.0f, x->get());
+    EXPECT_EQ(pacl::GetWorkspaceStats().pending, 10u);  // nine evicted executors among them
+    gate.Open();
+  }
+  // A synchronous call on the stream passes every earlier launch: their executors go with it.
+  Floats a({3}), out({3});
+  AddCall(stream, a, a, pacl::Scalar(1.0f), out);
+  EXPECT_EQ(pacl::GetWorkspaceStats().pending, 0u);
+  for (size_t i = 0; i < t.size(); ++i) EXPECT_FLOAT_EQ(t[i]->Read()[i], 2.0f * static_cast<float>(i + 1));
+  // Many launches of one cached executor keep it with one event per 64 launches at most.
+  for (int i = 0; i < 200; ++i) pacl::Launch(stream, aclnnAddGetWorkspaceSize, aclnnAdd, a.get(), a.get(), 0.0f, out.get());
+  EXPECT_LE(pacl::GetWorkspaceStats().pending, 200u);
+  pacl::Synchronize(stream);
+  EXPECT_EQ(pacl::GetWorkspaceStats().pending, 0u);
+}
+
 TEST_F(Cache, ThreadsAndStreamsHammerIt) {
   constexpr int kThreads = 4, kIters = 60;
   std::atomic<int> errors{0};
