@@ -1,6 +1,6 @@
 // Out of device memory with a small device (PACL_DEVICE_MEMORY=24M, set before the runtime
 // starts): the pool and the runner free what they cache and retry; what cannot fit fails with an
-// explanation.
+// explanation. Also the runner's environment variables (read when it starts).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -9,7 +9,10 @@
 
 namespace {
 
-const bool kSmallDevice = (setenv("PACL_DEVICE_MEMORY", "24M", 1), true);
+const bool kSmallDevice = (setenv("PACL_DEVICE_MEMORY", "24M", 1), setenv("PACL_RUNNER_CACHE_ENTRIES", "7", 1),
+                           setenv("PACL_RUNNER_CACHE_BYTES", "1M", 1), setenv("PACL_RUNNER_CACHE_DEBUG", "1", 1),
+                           setenv("PACL_RUNNER_WORKSPACE", "pool", 1), setenv("PACL_RUNNER_WORKSPACE_ALIGN", "1024", 1),
+                           true);
 constexpr size_t kMiB = size_t{1} << 20;
 
 using rt::Floats;
@@ -22,6 +25,25 @@ pacl::Status Fill(aclrtStream s, pacl::WorkspaceStrategy strategy, int64_t ws_by
   o.workspace = strategy;
   return pacl::TryRun(o, aclnnRunnerTestFillGetWorkspaceSize, aclnnRunnerTestFill, pacl::TensorList{x},
                       pacl::Scalar(value), ws_bytes, out);
+}
+
+// Before any fixture changes the configuration.
+TEST(RunnerEnvironment, SettingsComeFromTheEnvironment) {
+  ASSERT_TRUE(kSmallDevice);
+  const pacl::CacheConfig c = pacl::GetCacheConfig();
+  EXPECT_EQ(c.max_entries, 7u);
+  EXPECT_EQ(c.max_bytes, size_t{1} << 20);
+  EXPECT_TRUE(c.debug);
+  EXPECT_FALSE(c.parity);
+  EXPECT_EQ(pacl::DefaultWorkspaceStrategy(), pacl::WorkspaceStrategy::kPool);
+  EXPECT_EQ(pacl::WorkspaceAlignment(), 1024u);
+  // Debug mode from the environment also prints each miss's diagnosis.
+  Floats a({3}), out({3});
+  testing::internal::CaptureStderr();
+  pacl::OpRunner("Add", optest::stream()).AddInput(a).AddInput(a).AddScalar(1.0f).AddOutput(out).Run();
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("[pacl runner] aclnnAdd: cache miss"), std::string::npos) << err;
+  pacl::Synchronize(optest::stream());
 }
 
 TEST_F(Oom, PoolFreesItsCacheAndRetries) {
