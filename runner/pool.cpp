@@ -23,6 +23,53 @@ namespace {
 uintptr_t AlignUp(uintptr_t p, size_t a) { return (p + a - 1) & ~static_cast<uintptr_t>(a - 1); }
 size_t RoundUp(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
+// Address -> block of the allocated blocks: open addressing, so that the steady state of Allocate +
+// Free allocates no node.
+template <class V>
+class AddrMap {
+ public:
+  void Put(uintptr_t key, V* value) {
+    if ((used_ + 1) * 10 > table_.size() * 6) Rehash(live_ * 2 + 1 > table_.size() / 2 ? table_.size() * 2 : table_.size());
+    size_t i = Hash(key);
+    while (table_[i].first != kEmpty && table_[i].first != kTomb) i = (i + 1) & mask_;
+    if (table_[i].first == kEmpty) ++used_;
+    table_[i] = {key, value};
+    ++live_;
+  }
+  // Removes and returns the value of `key`; nullptr if absent.
+  V* Take(uintptr_t key) {
+    if (table_.empty()) return nullptr;
+    for (size_t i = Hash(key);; i = (i + 1) & mask_) {
+      if (table_[i].first == kEmpty) return nullptr;
+      if (table_[i].first == key) {
+        table_[i].first = kTomb;
+        --live_;
+        return table_[i].second;
+      }
+    }
+  }
+  void Clear() {
+    table_.clear();
+    used_ = live_ = 0;
+    mask_ = 0;
+  }
+
+ private:
+  static constexpr uintptr_t kEmpty = 0, kTomb = 1;  // never block addresses (aligned to >= 32)
+  size_t Hash(uintptr_t k) const { return static_cast<size_t>(((k >> 5) * 0x9E3779B97F4A7C15ull) >> 20) & mask_; }
+  void Rehash(size_t cap) {
+    if (cap < 64) cap = 64;
+    std::vector<std::pair<uintptr_t, V*>> old(cap, {kEmpty, nullptr});
+    old.swap(table_);
+    mask_ = cap - 1;
+    used_ = live_ = 0;
+    for (const auto& e : old)
+      if (e.first != kEmpty && e.first != kTomb) Put(e.first, e.second);
+  }
+  std::vector<std::pair<uintptr_t, V*>> table_;
+  size_t mask_ = 0, used_ = 0, live_ = 0;
+};
+
 }  // namespace
 
 class WorkspacePool::Impl {
@@ -39,19 +86,25 @@ class WorkspacePool::Impl {
     std::lock_guard<std::mutex> lock(mu_);
     Observe(stream);
     if (stats_.reserved > config_.release_threshold) ReleaseCached(false, config_.release_threshold);
-    const bool small = size <= config_.small_request;
-    BlockSet& set = small ? free_small_ : free_large_;
-    Block* b = FindFree(set, size, stream);
+    Block* b = TakeHot(size, stream);
     if (b) {
-      set.erase(b);
       ++stats_.cache_hits;
     } else {
-      b = NewSegment(size, small);
+      FlushHot();
+      const bool small = size <= config_.small_request;
+      BlockSet& set = small ? free_small_ : free_large_;
+      b = FindFree(set, size, stream);
+      if (b) {
+        set.erase(b);
+        ++stats_.cache_hits;
+      } else {
+        b = NewSegment(size, small);
+      }
+      Split(b, size);
     }
-    Split(b, size);
     b->allocated = true;
     Untag(b);
-    allocated_.emplace(b->addr, b);
+    allocated_.Put(b->addr, b);
     stats_.live += b->size;
     stats_.peak_live = std::max(stats_.peak_live, stats_.live);
     ++stats_.allocations;
@@ -60,12 +113,11 @@ class WorkspacePool::Impl {
 
   void Free(void* p, aclrtStream stream) {
     std::lock_guard<std::mutex> lock(mu_);
-    auto it = allocated_.find(reinterpret_cast<uintptr_t>(p));
-    if (it == allocated_.end())
+    Block* b = allocated_.Take(reinterpret_cast<uintptr_t>(p));
+    if (!b)
       throw RunnerError(Status(rn::kParamInvalid, Phase::kWorkspace, "",
                                "WorkspacePool::Free: the pointer was not allocated by this pool, or was freed twice"));
-    Block* b = it->second;
-    allocated_.erase(it);
+    if (hot_.size() >= kHot) FlushHot();  // while `b` is still allocated: nothing merges it away
     Observe(stream);
     b->allocated = false;
     stats_.live -= b->size;
@@ -75,9 +127,10 @@ class WorkspacePool::Impl {
     // An event is needed for another stream to take the block, or to release it to the device.
     const bool releasing = stats_.reserved > config_.release_threshold;
     b->fence = (multi_ || releasing) ? rn::Fence::Record(stream, device_) : nullptr;
-    b = Coalesce(b);
-    SetOf(b).insert(b);
-    if (stats_.reserved > config_.release_threshold) ReleaseCached(false, config_.release_threshold);
+    // Recently freed blocks wait in a short list, uncoalesced, for the next request of their size.
+    b->hot = true;
+    hot_.push_back(b);
+    if (releasing) ReleaseCached(false, config_.release_threshold);
   }
 
   void EmptyCache() {
@@ -87,6 +140,7 @@ class WorkspacePool::Impl {
 
   void ForgetStream(aclrtStream stream) {
     std::lock_guard<std::mutex> lock(mu_);
+    FlushHot();
     for (BlockSet* set : {&free_small_, &free_large_})
       for (Block* b : *set)
         if (b->tagged && b->stream == stream) Untag(b);
@@ -95,6 +149,7 @@ class WorkspacePool::Impl {
 
   PoolStats Stats() {
     std::lock_guard<std::mutex> lock(mu_);
+    FlushHot();
     PoolStats s = stats_;
     s.cached = s.reserved - s.live;
     s.segments = segments_.size();
@@ -140,6 +195,7 @@ class WorkspacePool::Impl {
     bool allocated = false;
     Block* prev = nullptr;  // neighbours in the segment, by address
     Block* next = nullptr;
+    bool hot = false;       // in hot_ (free, in no set, not coalesced yet)
     bool tagged = false;    // `stream`'s work may still use the block
     aclrtStream stream = nullptr;
     std::shared_ptr<rn::Fence> fence;  // recorded on `stream` after that use; null: none yet
@@ -186,6 +242,8 @@ class WorkspacePool::Impl {
         for (BlockSet* set : {&free_small_, &free_large_})
           for (Block* b : *set)
             if (b->tagged && b->stream == first_ && !b->fence) b->fence = f;
+        for (Block* b : hot_)
+          if (b->tagged && b->stream == first_ && !b->fence) b->fence = f;
         fence_first_pending_ = false;
       }
     }
@@ -254,15 +312,43 @@ class WorkspacePool::Impl {
     delete n;
   }
 
-  // `b` is free and in no set; returns the merged block (in no set).
+  // A hot block that serves `size` as the sets would (same stream, or its event passed).
+  Block* TakeHot(size_t size, aclrtStream stream) {
+    for (size_t i = hot_.size(); i-- > 0;) {
+      Block* h = hot_[i];
+      if (h->size < size || h->size - size >= (h->seg->small ? align_ : config_.small_request)) continue;
+      const bool same = !h->tagged || h->stream == stream;
+      if (!same && !(h->fence && h->fence->Done())) continue;
+      if (!same) ++stats_.cross_stream_reuses;
+      hot_.erase(hot_.begin() + static_cast<long>(i));
+      h->hot = false;
+      return h;
+    }
+    return nullptr;
+  }
+  // Coalesces the hot blocks into the free sets.
+  void FlushHot() {
+    if (hot_.empty()) return;
+    std::vector<Block*> blocks;
+    blocks.swap(hot_);
+    for (Block* b : blocks) {
+      b->hot = false;
+      b = Coalesce(b);
+      SetOf(b).insert(b);
+    }
+    blocks.clear();
+    blocks.swap(hot_);  // keep the capacity
+  }
+
+  // `b` is free and in no set; returns the merged block (in no set). Hot neighbours stay apart.
   Block* Coalesce(Block* b) {
-    if (b->prev && !b->prev->allocated && Compatible(b->prev, b)) {
+    if (b->prev && !b->prev->allocated && !b->prev->hot && Compatible(b->prev, b)) {
       Block* p = b->prev;
       SetOf(p).erase(p);
       Absorb(p, b);
       b = p;
     }
-    if (b->next && !b->next->allocated && Compatible(b, b->next)) {
+    if (b->next && !b->next->allocated && !b->next->hot && Compatible(b, b->next)) {
       Block* n = b->next;
       SetOf(n).erase(n);
       Absorb(b, n);
@@ -295,6 +381,7 @@ class WorkspacePool::Impl {
   // first wait for every event guarding a free block (and for the device when a block has none),
   // so that every free segment can go.
   void ReleaseCached(bool wait, size_t target = 0) {
+    FlushHot();
     if (wait) {
       bool device_sync = false;
       for (BlockSet* set : {&free_small_, &free_large_}) {
@@ -356,7 +443,8 @@ class WorkspacePool::Impl {
     segments_.clear();
     free_small_.clear();
     free_large_.clear();
-    allocated_.clear();
+    allocated_.Clear();
+    hot_.clear();
     stats_.reserved = stats_.live = 0;
   }
 
@@ -416,7 +504,9 @@ class WorkspacePool::Impl {
   int device_;
   size_t align_;
   BlockSet free_small_, free_large_;
-  std::unordered_map<uintptr_t, Block*> allocated_;
+  AddrMap<Block> allocated_;
+  static constexpr size_t kHot = 8;
+  std::vector<Block*> hot_;
   std::vector<std::unique_ptr<Segment>> segments_;
   PoolStats stats_;
   bool seen_ = false, multi_ = false, fence_first_pending_ = false;

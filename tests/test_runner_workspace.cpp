@@ -261,6 +261,47 @@ TEST_F(Workspace, PoolByteLimitAndReleaseThreshold) {
   lean.Free(t, stream);
 }
 
+TEST_F(Workspace, PoolMixedTraceKeepsItsInvariants) {
+  // Workspaces of a model: 40 distinct sizes from 1 KiB to 4 MiB, up to 12 live, freed in any order.
+  pacl::WorkspacePool pool;
+  std::mt19937 rng(3);
+  std::vector<size_t> sizes;
+  for (int i = 0; i < 40; ++i) sizes.push_back((size_t{1} << (10 + rng() % 13)) - rng() % 512);
+  std::map<uintptr_t, uintptr_t> live;
+  size_t live_bytes = 0;
+  for (int i = 0; i < 6000; ++i) {
+    if (live.size() < 12 && (live.empty() || rng() % 2)) {
+      const size_t n = sizes[rng() % sizes.size()];
+      const auto a = reinterpret_cast<uintptr_t>(pool.Allocate(n, stream));
+      auto it = live.upper_bound(a);
+      ASSERT_FALSE(it != live.end() && it->first < a + n) << "overlaps the next live block";
+      ASSERT_FALSE(it != live.begin() && std::prev(it)->second > a) << "overlaps the previous live block";
+      ASSERT_EQ(a % 512, 0u);
+      live.emplace(a, a + n);
+      live_bytes += n;
+    } else {
+      auto it = live.begin();
+      std::advance(it, static_cast<long>(rng() % live.size()));
+      live_bytes -= it->second - it->first;
+      pool.Free(reinterpret_cast<void*>(it->first), stream);
+      live.erase(it);
+    }
+    if (i % 97 == 0) {
+      ASSERT_GE(pool.Stats().live, live_bytes);  // (Stats() also coalesces the hot list)
+    }
+  }
+  for (auto& kv : live) pool.Free(reinterpret_cast<void*>(kv.first), stream);
+  const pacl::PoolStats st = pool.Stats();
+  EXPECT_EQ(st.live, 0u);
+  EXPECT_EQ(st.allocations, st.frees);
+  EXPECT_GT(st.cache_hits, st.allocations / 2);
+  std::printf("mixed trace: peak reserved %zu, peak live %zu (%.2fx), %llu device mallocs for %llu allocations\n",
+              st.peak_reserved, st.peak_live, static_cast<double>(st.peak_reserved) / static_cast<double>(st.peak_live),
+              static_cast<unsigned long long>(st.device_mallocs), static_cast<unsigned long long>(st.allocations));
+  pool.EmptyCache();
+  EXPECT_EQ(pool.Stats().reserved, 0u);
+}
+
 TEST_F(Workspace, PoolThreadsNeverShareALiveBlock) {
   pacl::WorkspacePool pool;
   std::mutex mu;
