@@ -236,8 +236,7 @@ struct CallState {
   uint64_t hash = 0;
   std::vector<TensorRec> tensors;  // non-null tensors, list elements included, in parameter order
   std::vector<int64_t> dims;
-  void Reset() {
-    key.clear();
+  void Reset() {  // `key` keeps its size: the key writer uses it as capacity
     tensors.clear();
     dims.clear();
     hash = 0;

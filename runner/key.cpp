@@ -64,6 +64,9 @@ uint64_t FloatBits(float f) {
                        ArgLabel(arg, elem, names) + ": " + api + " failed (is it a live aclTensor?)", {}, msg)};
 }
 
+// Appends fields to a key. The key vector's size is used as capacity while writing (the thread's
+// scratch key keeps its size between calls, so the steady state neither allocates nor zero-fills);
+// Finish() trims it to what was written.
 class Writer {
  public:
   explicit Writer(std::vector<uint64_t>& k) : k_(k) {}
@@ -72,20 +75,32 @@ class Writer {
       throw Failure{Status(kParamInvalid, Phase::kArguments, "",
                            "argument " + std::to_string(arg) + " is too large to key the executor cache on (" +
                                std::to_string(n) + " values); run it with the cache off")};
-    k_.push_back(Header(tag, arg, elem, n));
-    k_.insert(k_.end(), v, v + n);
+    uint64_t* p = Room(n + 1);
+    p[0] = Header(tag, arg, elem, n);
+    if (n) std::memcpy(p + 1, v, n * sizeof(uint64_t));
+    n_ += n + 1;
   }
   void Field1(Tag tag, uint64_t arg, uint64_t elem, uint64_t v) {
-    k_.push_back(Header(tag, arg, elem, 1));
-    k_.push_back(v);
+    uint64_t* p = Room(2);
+    p[0] = Header(tag, arg, elem, 1);
+    p[1] = v;
+    n_ += 2;
   }
   void Dims(Tag tag, uint64_t arg, uint64_t elem, const int64_t* v, size_t n) {
-    k_.push_back(Header(tag, arg, elem, n));
-    for (size_t i = 0; i < n; ++i) k_.push_back(static_cast<uint64_t>(v[i]));
+    uint64_t* p = Room(n + 1);
+    p[0] = Header(tag, arg, elem, n);
+    if (n) std::memcpy(p + 1, v, n * sizeof(uint64_t));
+    n_ += n + 1;
   }
+  void Finish() { k_.resize(n_); }
 
  private:
+  uint64_t* Room(size_t m) {
+    if (n_ + m > k_.size()) k_.resize(std::max(k_.size() * 2, n_ + m + 64));
+    return k_.data() + n_;
+  }
   std::vector<uint64_t>& k_;
+  size_t n_ = 0;
 };
 
 void TensorFields(CallState& cs, Writer& w, const aclTensor* t, uint32_t arg, uint32_t elem,
@@ -413,9 +428,11 @@ void BuildKey(CallState& cs, AnyFn phase1, int device, const ArgRef* args, size_
     }
   }
   AliasFields(cs, w);
+  w.Finish();
+  // One multiply per word; the final mix spreads it over every bit (the shard is chosen by high bits).
   uint64_t h = 0x243F6A8885A308D3ull;
-  for (uint64_t v : cs.key) h = Mix(h, v);
-  cs.hash = h;
+  for (uint64_t v : cs.key) h = (h ^ v) * 0x100000001B3ull;
+  cs.hash = Mix(h, cs.key.size());
 }
 
 bool SameOp(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
