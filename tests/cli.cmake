@@ -2,10 +2,12 @@
 # WORK: a scratch directory; SANITIZE: the sanitizers pacl was built with (the programs `pacl run`
 # builds must use the same ones).
 file(MAKE_DIRECTORY ${WORK})
+# Extra compiler flags for `pacl run`, as a list that is empty when there are none (CLI11 rejects
+# an empty option value).
 set(flags "")
 if(SANITIZE)
   string(REPLACE ";" "," san "${SANITIZE}")
-  set(flags "-fsanitize=${san}")
+  set(flags --flags "-fsanitize=${san}")
 endif()
 
 function(expect_run name expect_rc out_regex)
@@ -32,25 +34,25 @@ expect_run("unknown subcommand" nonzero "" ${PACL} frobnicate)
 expect_run("run --help" 0 "--trace" ${PACL} run --help)
 
 # A CANN program built and run; its arguments follow --.
-expect_run("run" 0 "all 8\\.0, PASS" ${PACL} run ${SRC}/examples/add_walkthrough.cpp --flags "${flags}")
+expect_run("run" 0 "all 8\\.0, PASS" ${PACL} run ${SRC}/examples/add_walkthrough.cpp ${flags})
 
 # Missing ops are explained: a header pacl lacks, and a symbol pacl lacks.
 file(WRITE ${WORK}/missing_header.cpp "#include \"aclnnop/aclnn_not_an_op.h\"\nint main() { return 0; }\n")
 expect_run("missing header" nonzero "aclnn_not_an_op\\.h, which pacl does not provide.*pacl ops"
-           ${PACL} run ${WORK}/missing_header.cpp --flags "${flags}")
+           ${PACL} run ${WORK}/missing_header.cpp ${flags})
 file(WRITE ${WORK}/missing_symbol.cpp "#include <cstdint>\nextern \"C\" int aclnnNotAnOpGetWorkspaceSize(uint64_t*);\n"
            "int main() { uint64_t w = 0; return aclnnNotAnOpGetWorkspaceSize(&w); }\n")
 expect_run("missing symbol" nonzero "aclnnNotAnOp is not implemented by pacl yet"
-           ${PACL} run ${WORK}/missing_symbol.cpp --flags "${flags}")
+           ${PACL} run ${WORK}/missing_symbol.cpp ${flags})
 
 # --check runs the program under the contract checker; its arguments follow --.
 expect_run("run --check" 0 "use-after-free in aclrtFree"
-           ${PACL} run --check ${SRC}/examples/checker_misuse.cpp --flags "${flags}" -- free-before-sync)
+           ${PACL} run --check ${SRC}/examples/checker_misuse.cpp ${flags} -- free-before-sync)
 
 # --trace writes a trace that parses as JSON and holds the Add kernel on a stream track.
 file(REMOVE ${WORK}/trace.json)
 expect_run("run --trace" 0 "trace written to" ${PACL} run --trace ${WORK}/trace.json
-           ${SRC}/examples/add_walkthrough.cpp --flags "${flags}")
+           ${SRC}/examples/add_walkthrough.cpp ${flags})
 file(READ ${WORK}/trace.json trace)
 string(JSON n LENGTH "${trace}")
 set(found_kernel FALSE)
