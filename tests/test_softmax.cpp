@@ -12,19 +12,13 @@
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_softmax_backward.h"
-#include "op_test_util.h"
+#include "norm_test_util.h"
 
 namespace {
 
-using namespace optest;
+using namespace normtest;
 
 enum class Kind { kSoftmax, kLogSoftmax, kSoftmaxGrad, kLogSoftmaxGrad };
-// Seeds shift by $PACL_TEST_SEED (default 0), to run the sweeps on other random cases.
-uint64_t seed(uint64_t s) {
-  const char* e = std::getenv("PACL_TEST_SEED");
-  return s + (e ? std::strtoull(e, nullptr, 10) * 1000 : 0);
-}
-
 const char* kind_name(Kind k) {
   switch (k) {
     case Kind::kSoftmax: return "Softmax";
@@ -34,49 +28,6 @@ const char* kind_name(Kind k) {
   }
 }
 bool is_backward(Kind k) { return k == Kind::kSoftmaxGrad || k == Kind::kLogSoftmaxGrad; }
-
-// Smallest positive (subnormal) value of a floating dtype: the absolute quantum near zero.
-double tiny_of(aclDataType t) {
-  switch (t) {
-    case ACL_FLOAT16: return std::ldexp(1.0, -24);
-    case ACL_BF16: return std::ldexp(1.0, -133);
-    case ACL_FLOAT: return std::ldexp(1.0, -149);
-    default: return 0;
-  }
-}
-
-double max_of(aclDataType t) {
-  switch (t) {
-    case ACL_FLOAT16: return 65504;
-    case ACL_BF16: return bf16_value(0x7f7f);
-    case ACL_FLOAT: return std::numeric_limits<float>::max();
-    default: return std::numeric_limits<double>::max();
-  }
-}
-
-double eps_of(aclDataType t) {
-  switch (t) {
-    case ACL_FLOAT16: return std::ldexp(1.0, -10);
-    case ACL_BF16: return std::ldexp(1.0, -7);
-    case ACL_FLOAT: return std::ldexp(1.0, -23);
-    default: return std::ldexp(1.0, -52);
-  }
-}
-
-// Values of the view in row-major order, as doubles.
-std::vector<double> dense_values(const Tensor& t) {
-  std::vector<double> v;
-  for_each_index(t.desc().shape, [&](const Shape& i) { v.push_back(t.at(i).f); });
-  return v;
-}
-
-// Uniform values in [lo, hi] (rounded to the dtype) in every storage element, then upload.
-void fill_uniform(Tensor& t, Rng& rng, double lo, double hi) {
-  std::uniform_real_distribution<double> u(lo, hi);
-  const size_t es = dtype_size(t.desc().dtype);
-  for (int64_t k = 0; k < t.desc().storage_elems(); ++k) store(t.desc().dtype, t.host().data() + k * es, Num::real(u(rng)));
-  t.upload();
-}
 
 struct Case {
   Kind kind;
