@@ -15,6 +15,10 @@
 #include <cstdint>
 #include <limits>
 
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
+
 #include "core/parallel.h"
 #include "core/vector_math.h"
 
@@ -69,17 +73,74 @@ inline void mean_var(const T* x, int64_t n, T* mean, T* var) {
          static_cast<T>(n);
 }
 
-// Calls f(begin, end) over a partition of [0, tasks), each task being `task_elements` elements of
-// work, in parallel when the whole is large.
+// Calls f(begin, end, thread) over a partition of [0, tasks), each task being `task_elements`
+// elements of work, in parallel when the whole is large (thread < max_threads()).
 template <typename F>
 inline void for_tasks(int64_t tasks, int64_t task_elements, F&& f) {
   if (tasks <= 0) return;
   const int64_t grain = std::max<int64_t>(1, kTaskElements / std::max<int64_t>(task_elements, 1));
   if (tasks <= grain) {
-    f(int64_t{0}, tasks);
+    f(int64_t{0}, tasks, 0);
     return;
   }
-  parallel_for(tasks, grain, [&](int64_t b, int64_t e, int) { f(b, e); });
+  parallel_for(tasks, grain, [&](int64_t b, int64_t e, int t) { f(b, e, t); });
+}
+
+// Prefetches the cache lines of p[0..n) (a row the next step reads from memory).
+template <typename T>
+inline void prefetch(const T* p, int64_t n) {
+  for (int64_t i = 0; i < n; i += 64 / static_cast<int64_t>(sizeof(T))) __builtin_prefetch(p + i);
+}
+
+// sum over i < n of f(i) in chunks, prefetching next[0..n) (when given) a chunk ahead of use:
+// overlaps the memory reads of the next row with this row's work.
+template <typename T, typename F>
+inline T sum_prefetch(int64_t n, F&& f, const T* next) {
+  constexpr int64_t kChunk = 1024 / static_cast<int64_t>(sizeof(T));
+  if (!next) return sum<T>(n, f);
+  T s = 0;
+  for (int64_t j = 0; j < n; j += kChunk) {
+    const int64_t len = std::min(kChunk, n - j);
+    prefetch(next + j, len);
+    s += sum<T>(len, [&](int64_t i) { return f(j + i); });
+  }
+  return s;
+}
+
+// Outputs at least this large are written with non-temporal stores where a kernel can: they
+// cannot stay in the caches anyway, and streaming them saves the read-for-ownership of each line.
+inline constexpr int64_t kStreamBytes = 8 << 20;
+
+// y[i] = s[i] * c (float), with non-temporal stores when the ISA has them; call stream_fence()
+// before the data is handed to another thread.
+inline void scale_stream(float* y, const float* s, float c, int64_t n) {
+  int64_t i = 0;
+#if defined(__AVX__)
+  for (; i < n && (reinterpret_cast<uintptr_t>(y + i) & 31) != 0; ++i) y[i] = s[i] * c;
+  const __m256 vc = _mm256_set1_ps(c);
+  for (; i + 8 <= n; i += 8) _mm256_stream_ps(y + i, _mm256_mul_ps(_mm256_loadu_ps(s + i), vc));
+#endif
+  for (; i < n; ++i) y[i] = s[i] * c;
+}
+// y[0..n) = f(0..n) (float), written with non-temporal stores: computed in chunks into an L1
+// buffer by a loop the compiler vectorizes, then streamed out.
+// `next` (optional): n values (the next row) to prefetch meanwhile, a chunk at a time.
+template <typename F>
+inline void write_stream(float* y, int64_t n, F&& f, const float* next = nullptr) {
+  constexpr int64_t kChunk = 512;
+  alignas(64) float tmp[kChunk];
+  for (int64_t j = 0; j < n; j += kChunk) {
+    const int64_t len = std::min(kChunk, n - j);
+    if (next) prefetch(next + j, len);
+    for (int64_t i = 0; i < len; ++i) tmp[i] = f(j + i);
+    scale_stream(y + j, tmp, 1.0f, len);
+  }
+}
+
+inline void stream_fence() {
+#if defined(__AVX__)
+  _mm_sfence();
+#endif
 }
 
 // Geometry of an [outer, n, inner] problem and its column blocks.
@@ -89,19 +150,20 @@ struct Layout {
   int64_t tasks() const { return inner == 1 ? outer : outer * blocks(); }
 };
 
-// Runs row(offset_of_row_start) for each of the outer rows when inner == 1, else
+// Runs row(offset_of_row_start, thread) for each of the outer rows when inner == 1, else
 // col(offset_of_block_start, width) for each column block (offsets in elements; the n values of
 // column j sit at offset + j + r * inner).
 template <typename Row, typename Col>
 inline void for_each_line(const Layout& g, Row&& row, Col&& col) {
   if (g.inner == 1) {
-    for_tasks(g.outer, g.n, [&](int64_t b, int64_t e) {
-      for (int64_t o = b; o < e; ++o) row(o * g.n);
+    for_tasks(g.outer, g.n, [&](int64_t b, int64_t e, int thread) {
+      for (int64_t o = b; o < e; ++o) row(o * g.n, thread);
+      stream_fence();
     });
     return;
   }
   const int64_t nb = g.blocks();
-  for_tasks(g.tasks(), g.n * std::min(g.inner, kColBlock), [&](int64_t b, int64_t e) {
+  for_tasks(g.tasks(), g.n * std::min(g.inner, kColBlock), [&](int64_t b, int64_t e, int) {
     for (int64_t t = b; t < e; ++t) {
       const int64_t o = t / nb, j0 = (t % nb) * kColBlock;
       col(o * g.n * g.inner + j0, std::min(kColBlock, g.inner - j0));

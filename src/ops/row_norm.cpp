@@ -22,6 +22,7 @@ struct RowNormArgs {
   int64_t rows, cols;
   bool rms;
   DType sum_dtype;
+  bool stream;  // write y with non-temporal stores (float only)
 };
 
 // y[i] = (x[i] - mean) * rstd * g[i] + b[i], g and b optional.
@@ -38,6 +39,16 @@ inline void normalize_row(const T* x, T* y, T mean, T rstd, const T* g, const T*
   }
 }
 
+// The same, written with non-temporal stores.
+// `next`: the next row's x1, prefetched meanwhile.
+inline void normalize_row_stream(const float* x, float* y, float mean, float rstd, const float* g, const float* b,
+                                 int64_t n, const float* next) {
+  if (g && b) rows::write_stream(y, n, [=](int64_t i) { return (x[i] - mean) * rstd * g[i] + b[i]; }, next);
+  else if (g) rows::write_stream(y, n, [=](int64_t i) { return (x[i] - mean) * rstd * g[i]; }, next);
+  else if (b) rows::write_stream(y, n, [=](int64_t i) { return (x[i] - mean) * rstd + b[i]; }, next);
+  else rows::write_stream(y, n, [=](int64_t i) { return (x[i] - mean) * rstd; }, next);
+}
+
 template <typename T>
 void row_norm(const RowNormArgs<T>& a) {
   const int64_t n = a.cols;
@@ -48,7 +59,7 @@ void row_norm(const RowNormArgs<T>& a) {
     }
     return;
   }
-  rows::for_tasks(a.rows, n, [&](int64_t begin, int64_t end) {
+  rows::for_tasks(a.rows, n, [&](int64_t begin, int64_t end, int) {
     for (int64_t r = begin; r < end; ++r) {
       const T* x = a.x1 + r * n;
       T* y = a.y + r * n;
@@ -73,8 +84,15 @@ void row_norm(const RowNormArgs<T>& a) {
       const T rstd = T(1) / std::sqrt(var + a.eps);
       if (a.mean) a.mean[r] = mean;
       if (a.rstd) a.rstd[r] = rstd;
+      if constexpr (std::is_same_v<T, float>) {
+        if (a.stream) {
+          normalize_row_stream(x, y, mean, rstd, a.gamma, a.beta, n, r + 1 < end ? a.x1 + (r + 1) * n : nullptr);
+          continue;
+        }
+      }
       normalize_row(x, y, mean, rstd, a.gamma, a.beta, n);
     }
+    rows::stream_fence();
   });
 }
 
@@ -102,6 +120,7 @@ void plan_row_norm(OpBuilder& b, const RowNormSpec& s) {
   const int64_t rows = s.rows, cols = s.cols;
   const bool rms = s.rms;
   const DType sum_dtype = s.sum_dtype;
+  const bool stream = ct == DType::kFloat && rows * cols * 4 >= rows::kStreamBytes;
   p.finish(s.name + "." + dtype_name(ct), [=](const DenseArgs& a) {
     visit_arithmetic<TypeSet::kFloating>(ct, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -129,6 +148,7 @@ void plan_row_norm(OpBuilder& b, const RowNormSpec& s) {
       k.cols = cols;
       k.rms = rms;
       k.sum_dtype = sum_dtype;
+      k.stream = stream;
       row_norm(k);
     });
   });

@@ -8,6 +8,7 @@
 // float16 first. NaN anywhere in a line makes the whole line NaN (the sums carry it), as in PyTorch;
 // so do +inf in a forward line and a line of only -inf.
 #include <cmath>
+#include <type_traits>
 
 #include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
@@ -18,6 +19,7 @@
 #include "core/phase.h"
 #include "ops/dims.h"
 #include "ops/elementwise_op.h"
+#include "core/parallel.h"
 #include "ops/norm_rows.h"
 #include "ops/registry.h"
 
@@ -39,22 +41,39 @@ rows::Layout layout_along(const Dims& shape, int64_t d) {
   return g;
 }
 
+// stream (T float, rows only): results go out with non-temporal stores (see rows::kStreamBytes);
+// Softmax then keeps exp(x - max) in `ebuf`, a row of n values per thread.
 template <typename T>
-void softmax_forward(bool log, const T* x, T* y, const rows::Layout& g) {
+void softmax_forward(bool log, const T* x, T* y, const rows::Layout& g, bool stream, T* ebuf) {
   const int64_t n = g.n, inner = g.inner;
   rows::for_each_line(
       g,
-      [&](int64_t off) {
+      [&](int64_t off, int thread) {
         const T* xr = x + off;
         T* yr = y + off;
         const T m = rows::max(xr, n);
         if (log) {
-          const T s = rows::sum<T>(n, [xr, m](int64_t i) { return std::exp(xr[i] - m); });
+          const T* next = (stream && off + n < g.outer * n) ? xr + n : nullptr;
+          const T s = rows::sum_prefetch<T>(n, [xr, m](int64_t i) { return std::exp(xr[i] - m); }, next);
           const T ls = std::log(s);
+          if constexpr (std::is_same_v<T, float>) {
+            if (stream) return rows::write_stream(yr, n, [xr, m, ls](int64_t i) { return (xr[i] - m) - ls; });
+          }
           for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - m) - ls;
         } else {
-          for (int64_t i = 0; i < n; ++i) yr[i] = std::exp(xr[i] - m);
-          const T inv = T(1) / rows::sum<T>(n, [yr](int64_t i) { return yr[i]; });
+          T* e = stream ? ebuf + thread * n : yr;
+          const T* next = (stream && off + n < g.outer * n) ? xr + n : nullptr;
+          const T inv = T(1) / rows::sum_prefetch<T>(
+                                   n,
+                                   [xr, m, e](int64_t i) {
+                                     const T v = std::exp(xr[i] - m);
+                                     e[i] = v;
+                                     return v;
+                                   },
+                                   next);
+          if constexpr (std::is_same_v<T, float>) {
+            if (stream) return rows::scale_stream(yr, e, inv, n);
+          }
           for (int64_t i = 0; i < n; ++i) yr[i] *= inv;
         }
       },
@@ -99,20 +118,28 @@ void softmax_forward(bool log, const T* x, T* y, const rows::Layout& g) {
 }
 
 template <typename T>
-void softmax_backward(bool log, const T* gr, const T* y, T* out, const rows::Layout& g) {
+void softmax_backward(bool log, const T* gr, const T* y, T* out, const rows::Layout& g, bool stream) {
   const int64_t n = g.n, inner = g.inner;
   rows::for_each_line(
       g,
-      [&](int64_t off) {
+      [&](int64_t off, int) {
         const T* gl = gr + off;
         const T* yl = y + off;
         T* ol = out + off;
         if (log) {
           const T s = rows::sum<T>(n, [gl](int64_t i) { return gl[i]; });
-          for (int64_t i = 0; i < n; ++i) ol[i] = gl[i] - std::exp(yl[i]) * s;
+          auto f = [gl, yl, s](int64_t i) { return gl[i] - std::exp(yl[i]) * s; };
+          if constexpr (std::is_same_v<T, float>) {
+            if (stream) return rows::write_stream(ol, n, f);
+          }
+          for (int64_t i = 0; i < n; ++i) ol[i] = f(i);
         } else {
           const T d = rows::sum<T>(n, [gl, yl](int64_t i) { return gl[i] * yl[i]; });
-          for (int64_t i = 0; i < n; ++i) ol[i] = yl[i] * (gl[i] - d);
+          auto f = [gl, yl, d](int64_t i) { return yl[i] * (gl[i] - d); };
+          if constexpr (std::is_same_v<T, float>) {
+            if (stream) return rows::write_stream(ol, n, f);
+          }
+          for (int64_t i = 0; i < n; ++i) ol[i] = f(i);
         }
       },
       [&](int64_t off, int64_t w) {
@@ -179,15 +206,24 @@ void plan(OpBuilder& b, Kind kind, const aclTensor* x_arg, const aclTensor* y_ar
   const int xi = p.input(x, ct);
   const int yi = y ? p.input(*y, ct) : -1;
   const int oi = p.output(out, ct);
+  // Large float row problems stream their results (the forward softmax keeps exp(x - max) in a
+  // per-thread row buffer meanwhile).
+  const bool stream = ct == DType::kFloat && g.inner == 1 && numel * 4 >= rows::kStreamBytes;
+  const bool buffers = stream && kind == Kind::kSoftmax;
+  const size_t sbuf = buffers ? p.scratch(static_cast<size_t>(max_threads()) * static_cast<size_t>(g.n) * 4) : 0;
   p.finish(std::string(kind_name(kind)) + "." + dtype_name(x.dtype) + (g.inner == 1 ? ".rows" : ".columns"),
            [=](const DenseArgs& a) {
              visit_arithmetic<TypeSet::kFloating>(ct, [&](auto tag) {
                using T = typename decltype(tag)::type;
                switch (kind) {
-                 case Kind::kSoftmax: softmax_forward<T>(false, a.in<T>(xi), a.out<T>(oi), g); break;
-                 case Kind::kLogSoftmax: softmax_forward<T>(true, a.in<T>(xi), a.out<T>(oi), g); break;
-                 case Kind::kSoftmaxGrad: softmax_backward<T>(false, a.in<T>(xi), a.in<T>(yi), a.out<T>(oi), g); break;
-                 case Kind::kLogSoftmaxGrad: softmax_backward<T>(true, a.in<T>(xi), a.in<T>(yi), a.out<T>(oi), g); break;
+                 case Kind::kSoftmax:
+                 case Kind::kLogSoftmax: {
+                   T* ebuf = buffers ? a.scratch<T>(sbuf) : nullptr;
+                   softmax_forward<T>(kind == Kind::kLogSoftmax, a.in<T>(xi), a.out<T>(oi), g, stream, ebuf);
+                   break;
+                 }
+                 case Kind::kSoftmaxGrad: softmax_backward<T>(false, a.in<T>(xi), a.in<T>(yi), a.out<T>(oi), g, stream); break;
+                 case Kind::kLogSoftmaxGrad: softmax_backward<T>(true, a.in<T>(xi), a.in<T>(yi), a.out<T>(oi), g, stream); break;
                }
              });
              if (round_to != DType::kUndefined) round_to_16bit(round_to, a.out<float>(oi), numel);
