@@ -15,15 +15,6 @@
 namespace pacl {
 namespace {
 
-void check_same_shape(const aclTensor& t, const char* name, const aclTensor& ref, const char* ref_name) {
-  if (t.view != ref.view) invalid("{} has shape {}, expected the shape of {} {}", name, dims_str(t.view), ref_name, dims_str(ref.view));
-}
-
-void check_same_dtype(const aclTensor& t, const char* name, const aclTensor& ref, const char* ref_name) {
-  if (t.dtype != ref.dtype)
-    invalid("{} has dtype {}, expected the dtype of {} ({})", name, dtype_name(t.dtype), ref_name, dtype_name(ref.dtype));
-}
-
 // A parameter (weight, bias, gamma, beta) must have x's dtype or float32.
 void check_param_dtype(const OpInfo& op, const aclTensor& t, const char* name, DType x, const char* x_name) {
   check_dtype_in(op, name, t.dtype, kFloatingTypes);
@@ -52,7 +43,7 @@ void plan_layer_norm(OpBuilder& b, const aclTensor* input_arg, const aclIntArray
   check_dtype_in(op, "input", input.dtype, kFloatingTypes);
   if (weight) check_param_dtype(op, *weight, "weightOptional", input.dtype, "input");
   if (bias) check_param_dtype(op, *bias, "biasOptional", input.dtype, "input");
-  if (weight && bias) check_same_dtype(*bias, "biasOptional", *weight, "weightOptional");
+  if (weight && bias) check_dtype_like(*bias, "biasOptional", *weight, "weightOptional");
   check_dtype_in(op, "out", out.dtype, kFloatingTypes);
   if (mean) check_dtype_in(op, "meanOutOptional", mean->dtype, kFloatingTypes);
   if (rstd) check_dtype_in(op, "rstdOutOptional", rstd->dtype, kFloatingTypes);
@@ -74,7 +65,7 @@ void plan_layer_norm(OpBuilder& b, const aclTensor* input_arg, const aclIntArray
     invalid("weightOptional has shape {}, expected normalizedShape {}", dims_str(weight->view), dims_str(norm_shape.values));
   if (bias && bias->view != norm_shape.values)
     invalid("biasOptional has shape {}, expected normalizedShape {}", dims_str(bias->view), dims_str(norm_shape.values));
-  check_same_shape(out, "out", input, "input");
+  check_shape_like(out, "out", input, "input");
   int64_t rows, cols;
   split_rows_cols(input.view, nd, &rows, &cols);
   if (mean) check_stat_shape(*mean, "meanOutOptional", input.view, nd, rows);
@@ -112,18 +103,18 @@ void plan_add_layer_norm(OpBuilder& b, const aclTensor* x1_arg, const aclTensor*
   for (auto [t, n] : {std::pair{&x1, "x1"}, {&x2, "x2"}, {&gamma, "gamma"}, {&beta, "beta"}, {bias, "biasOptional"},
                       {&y, "yOut"}, {&mean, "meanOut"}, {&rstd, "rstdOut"}, {xout, "xOut"}})
     if (t) check_dtype_in(op, n, t->dtype, kFloatingTypes);
-  check_same_dtype(beta, "beta", gamma, "gamma");
+  check_dtype_like(beta, "beta", gamma, "gamma");
   check_rank(x1, "x1");
-  check_same_shape(x2, "x2", x1, "x1");
+  check_shape_like(x2, "x2", x1, "x1");
   const int64_t nd = gamma.dim();
   if (nd > x1.dim() || !std::equal(gamma.view.begin(), gamma.view.end(), x1.view.end() - nd))
     invalid("gamma has shape {}, expected the trailing dims of x1 (shape {})", dims_str(gamma.view), dims_str(x1.view));
-  check_same_shape(beta, "beta", gamma, "gamma");
+  check_shape_like(beta, "beta", gamma, "gamma");
   if (bias && bias->view != gamma.view && bias->view != x1.view)
     invalid("biasOptional has shape {}, expected the shape of gamma {} or of x1 {}", dims_str(bias->view), dims_str(gamma.view),
             dims_str(x1.view));
-  check_same_shape(y, "yOut", x1, "x1");
-  if (xout) check_same_shape(*xout, "xOut", x1, "x1");
+  check_shape_like(y, "yOut", x1, "x1");
+  if (xout) check_shape_like(*xout, "xOut", x1, "x1");
   int64_t rows, cols;
   split_rows_cols(x1.view, nd, &rows, &cols);
   check_stat_shape(mean, "meanOut", x1.view, nd, rows);
@@ -163,19 +154,19 @@ void plan_deep_norm(OpBuilder& b, const aclTensor* x_arg, const aclTensor* gx_ar
   const aclTensor& y = b.output(y_arg, "yOut");
   const OpInfo& op = b.op();
   check_dtype_in(op, "x", x.dtype, kFloatingTypes);
-  check_same_dtype(gx, "gx", x, "x");
-  check_same_dtype(beta, "beta", x, "x");
-  check_same_dtype(gamma, "gamma", x, "x");
+  check_dtype_like(gx, "gx", x, "x");
+  check_dtype_like(beta, "beta", x, "x");
+  check_dtype_like(gamma, "gamma", x, "x");
   check_dtype_in(op, "meanOut", mean.dtype, kFloatingTypes);
   check_dtype_in(op, "rstdOut", rstd.dtype, kFloatingTypes);
   check_dtype_in(op, "yOut", y.dtype, kFloatingTypes);
   check_rank(x, "x");
-  check_same_shape(gx, "gx", x, "x");
+  check_shape_like(gx, "gx", x, "x");
   const int64_t nd = gamma.dim();
   if (nd > x.dim() || !std::equal(gamma.view.begin(), gamma.view.end(), x.view.end() - nd))
     invalid("gamma has shape {}, expected the trailing dims of x (shape {})", dims_str(gamma.view), dims_str(x.view));
-  check_same_shape(beta, "beta", gamma, "gamma");
-  check_same_shape(y, "yOut", x, "x");
+  check_shape_like(beta, "beta", gamma, "gamma");
+  check_shape_like(y, "yOut", x, "x");
   int64_t rows, cols;
   split_rows_cols(x.view, nd, &rows, &cols);
   check_stat_shape(mean, "meanOut", x.view, nd, rows);

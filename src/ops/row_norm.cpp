@@ -182,4 +182,14 @@ void check_stat_shape(const aclTensor& t, const char* name, const Dims& x_shape,
           t.numel(), dims_str(want), rows);
 }
 
+void check_shape_like(const aclTensor& t, const char* name, const aclTensor& ref, const char* ref_name) {
+  if (t.view != ref.view)
+    invalid("{} has shape {}, expected the shape of {} {}", name, dims_str(t.view), ref_name, dims_str(ref.view));
+}
+
+void check_dtype_like(const aclTensor& t, const char* name, const aclTensor& ref, const char* ref_name) {
+  if (t.dtype != ref.dtype)
+    invalid("{} has dtype {}, expected the dtype of {} ({})", name, dtype_name(t.dtype), ref_name, dtype_name(ref.dtype));
+}
+
 }  // namespace pacl

@@ -58,4 +58,9 @@ void split_rows_cols(const Dims& shape, int64_t norm_dims, int64_t* rows, int64_
 // [A1..Ai, 1..1]; any shape with `rows` elements is accepted (values in row order).
 void check_stat_shape(const aclTensor& t, const char* name, const Dims& x_shape, int64_t norm_dims, int64_t rows);
 
+
+// `t` must have the shape (dtype) of `ref`; messages name both.
+void check_shape_like(const aclTensor& t, const char* name, const aclTensor& ref, const char* ref_name);
+void check_dtype_like(const aclTensor& t, const char* name, const aclTensor& ref, const char* ref_name);
+
 }  // namespace pacl
