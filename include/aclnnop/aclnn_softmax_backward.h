@@ -2,6 +2,9 @@
 #ifndef OP_API_INC_LEVEL2_ACLNN_SOFTMAX_BACKWARD_H_
 #define OP_API_INC_LEVEL2_ACLNN_SOFTMAX_BACKWARD_H_
 
+#ifdef __cplusplus
+#include <array>  /* as CANN's header: programs rely on it */
+#endif
 #include "aclnn/aclnn_base.h"
 #include "aclnn_util.h"
 
