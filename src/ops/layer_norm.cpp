@@ -4,6 +4,8 @@
 // Outputs may be of any of those dtypes: results are converted (CANN casts them too).
 #include <cstdint>
 
+#include "aclnnop/aclnn_ada_layer_norm.h"
+#include "aclnnop/aclnn_ada_layer_norm_v2.h"
 #include "aclnnop/aclnn_add_layer_norm.h"
 #include "aclnnop/aclnn_deep_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
@@ -189,8 +191,93 @@ void plan_deep_norm(OpBuilder& b, const aclTensor* x_arg, const aclTensor* gx_ar
   plan_row_norm(b, s);
 }
 
+// AdaLayerNorm (v2: also mean / rstd outputs, weight / bias may be float32):
+// out = LayerNorm(x) * (1 + scale) + shift over the last dim H of x [B..., S, H], scale and shift
+// holding one row of H values per batch ([B..., H] or [B..., 1, H]).
+void plan_ada_layer_norm(OpBuilder& b, bool v2, const aclTensor* x_arg, const aclTensor* sc_arg, const aclTensor* sh_arg,
+                         const aclTensor* w_arg, const aclTensor* b_arg, double eps, const aclTensor* y_arg,
+                         const aclTensor* m_arg, const aclTensor* r_arg) {
+  const aclTensor& x = b.input(x_arg, "x");
+  const aclTensor& scale = b.input(sc_arg, "scale");
+  const aclTensor& shift = b.input(sh_arg, "shift");
+  const aclTensor* w = optional_input(b, w_arg, "weightOptional");
+  const aclTensor* bias = optional_input(b, b_arg, "biasOptional");
+  const aclTensor& y = b.output(y_arg, "out");
+  const aclTensor* mean = v2 ? optional_output(b, m_arg, "meanOutOptional") : nullptr;
+  const aclTensor* rstd = v2 ? optional_output(b, r_arg, "rstdOutOptional") : nullptr;
+  const OpInfo& op = b.op();
+  check_dtype_in(op, "x", x.dtype, kFloatingTypes);
+  check_dtype_like(scale, "scale", x, "x");
+  check_dtype_like(shift, "shift", x, "x");
+  for (auto [t, n] : {std::pair{w, "weightOptional"}, {bias, "biasOptional"}}) {
+    if (!t) continue;
+    if (v2) check_param_dtype(op, *t, n, x.dtype, "x");
+    else check_dtype_like(*t, n, x, "x");
+  }
+  if (w && bias) check_dtype_like(*bias, "biasOptional", *w, "weightOptional");
+  check_dtype_in(op, "out", y.dtype, kFloatingTypes);
+  if (mean) check_dtype_in(op, "meanOutOptional", mean->dtype, kFloatingTypes);
+  if (rstd) check_dtype_in(op, "rstdOutOptional", rstd->dtype, kFloatingTypes);
+  if (x.dim() < 2 || x.dim() > 8) invalid("x has {} dims ({}), expected 2 to 8 ([B..., S, H])", x.dim(), dims_str(x.view));
+  const int64_t H = x.view.back(), S = x.view[x.view.size() - 2];
+  int64_t rows, cols;
+  split_rows_cols(x.view, 1, &rows, &cols);
+  const int64_t batches = S ? rows / S : 0;
+  for (auto [t, n] : {std::pair{&scale, "scale"}, {&shift, "shift"}})
+    if (t->dim() < 1 || t->view.back() != H || t->numel() != batches * H)
+      invalid("{} has shape {}, expected [B..., H] or [B..., 1, H] with B... the leading dims of x {} and H = {}", n,
+              dims_str(t->view), dims_str(x.view), H);
+  for (auto [t, n] : {std::pair{w, "weightOptional"}, {bias, "biasOptional"}})
+    if (t && (t->dim() != 1 || t->view[0] != H)) invalid("{} has shape {}, expected [{}]", n, dims_str(t->view), H);
+  check_shape_like(y, "out", x, "x");
+  if (mean) check_stat_shape(*mean, "meanOutOptional", x.view, 1, rows);
+  if (rstd) check_stat_shape(*rstd, "rstdOutOptional", x.view, 1, rows);
+  if (rows == 0) return;
+  RowNormSpec s;
+  s.x1 = &x;
+  s.gamma = w;
+  s.beta = bias;
+  s.y = &y;
+  s.mean = mean;
+  s.rstd = rstd;
+  s.ada_scale = &scale;
+  s.ada_shift = &shift;
+  s.ada_rows = S;
+  s.eps = eps;
+  s.rows = rows;
+  s.cols = cols;
+  DType ct = x.dtype;
+  if (w) ct = promote(ct, w->dtype);
+  s.compute = arithmetic_dtype(ct);
+  s.name = v2 ? "ada_layer_norm_v2" : "ada_layer_norm";
+  plan_row_norm(b, s);
+}
+
 }  // namespace
 }  // namespace pacl
+
+extern "C" aclnnStatus aclnnAdaLayerNormGetWorkspaceSize(const aclTensor* x, const aclTensor* scale,
+                                                        const aclTensor* shift, const aclTensor* weightOptional,
+                                                        const aclTensor* biasOptional, double epsilon, aclTensor* out,
+                                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return pacl::run_phase1(pacl::op_AdaLayerNorm, "aclnnAdaLayerNormGetWorkspaceSize", workspaceSize, executor,
+                          [&](pacl::OpBuilder& b) {
+                            pacl::plan_ada_layer_norm(b, false, x, scale, shift, weightOptional, biasOptional, epsilon,
+                                                      out, nullptr, nullptr);
+                          });
+}
+
+extern "C" aclnnStatus aclnnAdaLayerNormV2GetWorkspaceSize(const aclTensor* x, const aclTensor* scale,
+                                                          const aclTensor* shift, const aclTensor* weightOptional,
+                                                          const aclTensor* biasOptional, double epsilon, aclTensor* out,
+                                                          aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+                                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return pacl::run_phase1(pacl::op_AdaLayerNormV2, "aclnnAdaLayerNormV2GetWorkspaceSize", workspaceSize, executor,
+                          [&](pacl::OpBuilder& b) {
+                            pacl::plan_ada_layer_norm(b, true, x, scale, shift, weightOptional, biasOptional, epsilon,
+                                                      out, meanOutOptional, rstdOutOptional);
+                          });
+}
 
 extern "C" aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input, const aclIntArray* normalizedShape,
                                                      const aclTensor* weightOptional, const aclTensor* biasOptional,

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_add_rms_norm_cast.h"
 #include "aclnnop/aclnn_gemma_rms_norm.h"
 #include "aclnnop/aclnn_inplace_add_rms_norm.h"
 #include "aclnnop/aclnn_rms_norm.h"
@@ -105,8 +106,63 @@ void plan_add_rms_norm(OpBuilder& b, bool inplace, const aclTensor* x1_arg, cons
   plan_row_norm(b, s);
 }
 
+// AddRmsNormCast: x = float(x1) + float(x2) (not rounded to x1's dtype: the doc's formula),
+// y1Out = RmsNorm(x) * gamma in float32, y2Out = y1Out cast to x1's dtype, xOut = x (cast).
+void plan_add_rms_norm_cast(OpBuilder& b, const aclTensor* x1_arg, const aclTensor* x2_arg, const aclTensor* g_arg,
+                            double eps, const aclTensor* y1_arg, const aclTensor* y2_arg, const aclTensor* r_arg,
+                            const aclTensor* x_arg) {
+  const aclTensor& x1 = b.input(x1_arg, "x1");
+  const aclTensor& x2 = b.input(x2_arg, "x2");
+  const aclTensor& gamma = b.input(g_arg, "gamma");
+  const aclTensor& y1 = b.output(y1_arg, "y1Out");
+  const aclTensor& y2 = b.output(y2_arg, "y2Out");
+  const aclTensor& rstd = b.output(r_arg, "rstdOut");
+  const aclTensor& xout = b.output(x_arg, "xOut");
+  const OpInfo& op = b.op();
+  check_dtype_in(op, "x1", x1.dtype, kFloatingTypes);
+  check_dtype_like(x2, "x2", x1, "x1");
+  check_gamma_dtype(op, gamma, x1.dtype, "x1");
+  for (auto [t, n] : {std::pair{&y1, "y1Out"}, {&y2, "y2Out"}, {&rstd, "rstdOut"}, {&xout, "xOut"}})
+    check_dtype_in(op, n, t->dtype, kFloatingTypes);
+  check_rank(x1, "x1");
+  check_shape_like(x2, "x2", x1, "x1");
+  const int64_t nd = trailing_norm_dims(x1, "x1", gamma.view, "gamma's shape");
+  check_shape_like(y1, "y1Out", x1, "x1");
+  check_shape_like(y2, "y2Out", x1, "x1");
+  check_shape_like(xout, "xOut", x1, "x1");
+  int64_t rows, cols;
+  split_rows_cols(x1.view, nd, &rows, &cols);
+  check_stat_shape(rstd, "rstdOut", x1.view, nd, rows);
+  if (rows == 0) return;
+  RowNormSpec s;
+  s.rms = true;
+  s.x1 = &x1;
+  s.x2 = &x2;
+  s.gamma = &gamma;
+  s.y = &y1;
+  s.y2 = &y2;
+  s.xsum = &xout;
+  s.rstd = &rstd;
+  s.eps = eps;
+  s.rows = rows;
+  s.cols = cols;
+  s.compute = arithmetic_dtype(promote(x1.dtype, gamma.dtype));
+  s.name = "add_rms_norm_cast";
+  plan_row_norm(b, s);
+}
+
 }  // namespace
 }  // namespace pacl
+
+extern "C" aclnnStatus aclnnAddRmsNormCastGetWorkspaceSize(const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma,
+                                                          double epsilon, const aclTensor* y1Out, const aclTensor* y2Out,
+                                                          const aclTensor* rstdOut, const aclTensor* xOut,
+                                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return pacl::run_phase1(pacl::op_AddRmsNormCast, "aclnnAddRmsNormCastGetWorkspaceSize", workspaceSize, executor,
+                          [&](pacl::OpBuilder& b) {
+                            pacl::plan_add_rms_norm_cast(b, x1, x2, gamma, epsilon, y1Out, y2Out, rstdOut, xOut);
+                          });
+}
 
 extern "C" aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor* x, const aclTensor* gamma, double epsilon,
                                                    const aclTensor* yOut, const aclTensor* rstdOut,

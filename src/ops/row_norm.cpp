@@ -23,6 +23,9 @@ struct RowNormArgs {
   bool rms;
   DType sum_dtype;
   bool stream;  // write y with non-temporal stores (float only)
+  T* y2;
+  const T *ada_scale, *ada_shift;
+  int64_t ada_rows;
 };
 
 // y[i] = (x[i] - mean) * rstd * g[i] + b[i], g and b optional.
@@ -91,6 +94,13 @@ void row_norm(const RowNormArgs<T>& a) {
         }
       }
       normalize_row(x, y, mean, rstd, a.gamma, a.beta, n);
+      if (a.ada_scale) {
+        const T* sc = a.ada_scale + (r / a.ada_rows) * n;
+        const T* sh = a.ada_shift + (r / a.ada_rows) * n;
+        for (int64_t i = 0; i < n; ++i) y[i] = y[i] * (T(1) + sc[i]) + sh[i];
+      }
+      if (a.y2)
+        for (int64_t i = 0; i < n; ++i) a.y2[r * n + i] = y[i];
     }
     rows::stream_fence();
   });
@@ -104,6 +114,8 @@ void plan_row_norm(OpBuilder& b, const RowNormSpec& s) {
   const int x1 = s.inplace ? -1 : p.input(*s.x1, ct);
   const int x2 = (s.x2 && !s.inplace) ? p.input(*s.x2, ct) : -1;
   const int ab = s.add_bias ? p.input(*s.add_bias, ct) : -1;
+  const int asc = s.ada_scale ? p.input(*s.ada_scale, ct) : -1, ash = s.ada_shift ? p.input(*s.ada_shift, ct) : -1;
+  const int64_t ada_rows = s.ada_rows;
   const bool bias_full = s.add_bias && s.add_bias->numel() != s.cols;
   const int g = s.gamma ? p.input(*s.gamma, ct) : -1;
   const int be = s.beta ? p.input(*s.beta, ct) : -1;
@@ -111,6 +123,7 @@ void plan_row_norm(OpBuilder& b, const RowNormSpec& s) {
   const Access acc = s.inplace ? Access::kReadWrite : Access::kWrite;
   const int y = p.output(s.inplace ? *s.x1 : *s.y, ct, acc);
   const int xs = s.inplace ? p.output(*s.x2, ct, acc) : s.xsum ? p.output(*s.xsum, ct) : -1;
+  const int y2 = s.y2 ? p.output(*s.y2, ct) : -1;
   const int mean = s.mean ? p.output(*s.mean, ct) : -1;
   const int rstd = s.rstd ? p.output(*s.rstd, ct) : -1;
   const size_t g1 = s.gamma_plus_one ? p.scratch(static_cast<size_t>(s.cols) * dtype_size(ct)) : 0;
@@ -120,7 +133,7 @@ void plan_row_norm(OpBuilder& b, const RowNormSpec& s) {
   const int64_t rows = s.rows, cols = s.cols;
   const bool rms = s.rms;
   const DType sum_dtype = s.sum_dtype;
-  const bool stream = ct == DType::kFloat && rows * cols * 4 >= rows::kStreamBytes;
+  const bool stream = ct == DType::kFloat && rows * cols * 4 >= rows::kStreamBytes && !s.ada_scale && !s.y2;
   p.finish(s.name + "." + dtype_name(ct), [=](const DenseArgs& a) {
     visit_arithmetic<TypeSet::kFloating>(ct, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -149,6 +162,10 @@ void plan_row_norm(OpBuilder& b, const RowNormSpec& s) {
       k.rms = rms;
       k.sum_dtype = sum_dtype;
       k.stream = stream;
+      k.y2 = out(y2);
+      k.ada_scale = in(asc);
+      k.ada_shift = in(ash);
+      k.ada_rows = ada_rows;
       row_norm(k);
     });
   });

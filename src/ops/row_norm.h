@@ -8,6 +8,7 @@
 //   mean = 0,              var = sum(x^2) / cols                 (RmsNorm)
 //   rstd = 1 / sqrt(var + eps)
 //   y    = (x - mean) * rstd * gamma + beta      (gamma, beta optional; Gemma: gamma + 1)
+//   y    = y * (1 + scale[b]) + shift[b]          (AdaLayerNorm; b = row / ada_rows)
 // cols == 0 gives mean 0 and rstd NaN (as CANN's LayerNorm). Computed in float32 for 16-bit floats.
 #pragma once
 
@@ -30,7 +31,13 @@ struct RowNormSpec {
   const aclTensor* beta = nullptr;   // cols elements
   bool gamma_plus_one = false;
   const aclTensor* y = nullptr;
+  const aclTensor* y2 = nullptr;    // a second copy of y (AddRmsNormCast: y in float32 and in x's dtype)
   const aclTensor* xsum = nullptr;  // the sum x (Add forms)
+  // AdaLayerNorm: y = y * (1 + scale) + shift with scale/shift rows of `cols` values, one per batch
+  // of `ada_rows` consecutive rows.
+  const aclTensor* ada_scale = nullptr;
+  const aclTensor* ada_shift = nullptr;
+  int64_t ada_rows = 1;
   const aclTensor* mean = nullptr;  // rows elements
   const aclTensor* rstd = nullptr;  // rows elements
   // InplaceAddRmsNorm: x1 and x2 are also the outputs y and xsum (read-write slots, not inputs).

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "aclnnop/aclnn_ada_layer_norm_backward.h"
 #include "aclnnop/aclnn_add_layer_norm_grad.h"
 #include "aclnnop/aclnn_deep_norm_grad.h"
 #include "aclnnop/aclnn_layer_norm_backward.h"
@@ -34,6 +35,10 @@ struct GradSpec {
   double alpha = 1;
   DType sum_dtype = DType::kUndefined;
   const aclTensor *dx = nullptr, *dx_alpha = nullptr, *dgamma = nullptr, *dbeta = nullptr;
+  // AdaLayerNorm: dy is scaled by (1 + scale[b]) first (b = row / ada_rows); dscale = per-batch sums
+  // of dy * (xhat * gamma + ada_bias), dshift = per-batch sums of dy.
+  const aclTensor *ada_scale = nullptr, *ada_bias = nullptr, *dscale = nullptr, *dshift = nullptr;
+  int64_t ada_rows = 1;
   int64_t rows = 0, cols = 0;
   DType compute = DType::kFloat;
   std::string name;
@@ -49,6 +54,10 @@ struct GradArgs {
   T* acc;   // per-thread [2][cols] column sums (dgamma, dbeta)
   int64_t rows, cols;
   bool rms;
+  const T *ada_scale, *ada_bias;
+  T *dscale, *dshift;
+  T* dybuf;  // per-thread row of the scaled dy (AdaLayerNorm)
+  int64_t ada_rows;
 };
 
 template <typename T>
@@ -64,6 +73,12 @@ void row_norm_grad(const GradArgs<T>& a) {
     for (int64_t r = begin; r < end; ++r) {
       const T* dy = a.dy + r * n;
       const T* x = a.x1 + r * n;
+      if (a.ada_scale) {
+        T* d = a.dybuf + static_cast<int64_t>(thread) * n;
+        const T* sc = a.ada_scale + (r / a.ada_rows) * n;
+        for (int64_t i = 0; i < n; ++i) d[i] = dy[i] * (T(1) + sc[i]);
+        dy = d;
+      }
       if (a.x2) {
         T* s = a.xbuf + static_cast<int64_t>(thread) * n;
         const T* x2 = a.x2 + r * n;
@@ -112,6 +127,29 @@ void row_norm_grad(const GradArgs<T>& a) {
       }
     }
   });
+  if (a.dscale || a.dshift) {  // per batch: sums over its rows
+    const int64_t batches = a.rows / a.ada_rows;
+    rows::for_tasks(batches, a.ada_rows * n, [&](int64_t begin, int64_t end, int) {
+      for (int64_t bt = begin; bt < end; ++bt) {
+        T* ds = a.dscale ? a.dscale + bt * n : nullptr;
+        T* dh = a.dshift ? a.dshift + bt * n : nullptr;
+        for (int64_t i = 0; i < n; ++i) {
+          if (ds) ds[i] = 0;
+          if (dh) dh[i] = 0;
+        }
+        for (int64_t r = bt * a.ada_rows; r < (bt + 1) * a.ada_rows; ++r) {
+          const T* dy = a.dy + r * n;
+          const T* x = a.x1 + r * n;
+          const T mean = a.mean ? a.mean[r] : T(0), rstd = a.rstd[r];
+          if (ds)
+            for (int64_t i = 0; i < n; ++i)
+              ds[i] += dy[i] * ((x[i] - mean) * rstd * (a.gamma ? a.gamma[i] : T(1)) + (a.ada_bias ? a.ada_bias[i] : T(0)));
+          if (dh)
+            for (int64_t i = 0; i < n; ++i) dh[i] += dy[i];
+        }
+      }
+    });
+  }
   if (!columns) return;
   for (int64_t j = 0; j < n; ++j) {
     T sg = 0, sd = 0;
@@ -129,13 +167,15 @@ void plan_row_norm_grad(OpBuilder& b, const GradSpec& s) {
   DensePlan p(b);
   auto in = [&](const aclTensor* t) { return t ? p.input(*t, ct) : -1; };
   const int dy = in(s.dy), x1 = in(s.x1), x2 = in(s.x2), mean = in(s.mean), rstd = in(s.rstd), gamma = in(s.gamma),
-            dsum = in(s.dsum);
+            dsum = in(s.dsum), asc = in(s.ada_scale), abi = in(s.ada_bias);
   p.separate_outputs();
   auto out = [&](const aclTensor* t) { return t ? p.output(*t, ct) : -1; };
-  const int dx = out(s.dx), dxa = out(s.dx_alpha), dgamma = out(s.dgamma), dbeta = out(s.dbeta);
+  const int dx = out(s.dx), dxa = out(s.dx_alpha), dgamma = out(s.dgamma), dbeta = out(s.dbeta),
+            dsc = out(s.dscale), dsh = out(s.dshift);
   const size_t es = dtype_size(ct), threads = static_cast<size_t>(max_threads()), cols = static_cast<size_t>(s.cols);
   const size_t xbuf = s.x2 ? p.scratch(threads * cols * es) : 0;
   const size_t acc = (s.dgamma || s.dbeta) ? p.scratch(threads * 2 * cols * es) : 0;
+  const size_t dybuf = s.ada_scale ? p.scratch(threads * cols * es) : 0;
   const GradSpec spec = s;
   p.finish(s.name + "." + dtype_name(ct), [=](const DenseArgs& d) {
     visit_arithmetic<TypeSet::kFloating>(ct, [&](auto tag) {
@@ -145,7 +185,8 @@ void plan_row_norm_grad(OpBuilder& b, const GradSpec& s) {
       GradArgs<T> a{i(dy),   i(x1),   i(x2),   i(mean),  i(rstd),
                     i(gamma), i(dsum), static_cast<T>(spec.alpha), spec.sum_dtype, o(dx),
                     o(dxa),  o(dgamma), o(dbeta), spec.x2 ? d.scratch<T>(xbuf) : nullptr,
-                    (spec.dgamma || spec.dbeta) ? d.scratch<T>(acc) : nullptr, spec.rows, spec.cols, spec.rms};
+                    (spec.dgamma || spec.dbeta) ? d.scratch<T>(acc) : nullptr, spec.rows, spec.cols, spec.rms,
+                    i(asc), i(abi), o(dsc), o(dsh), spec.ada_scale ? d.scratch<T>(dybuf) : nullptr, spec.ada_rows};
       row_norm_grad(a);
     });
   });
@@ -374,8 +415,94 @@ void plan_deep_norm_grad(OpBuilder& b, const aclTensor* dy_arg, const aclTensor*
   plan_row_norm_grad(b, s);
 }
 
+void plan_ada_layer_norm_backward(OpBuilder& b, const aclTensor* dy_arg, const aclTensor* x_arg, const aclIntArray* ns_arg,
+                                  const aclTensor* r_arg, const aclTensor* m_arg, const aclTensor* sc_arg,
+                                  const aclTensor* sh_arg, const aclTensor* w_arg, const aclTensor* bi_arg,
+                                  const aclTensor* dx_arg, const aclTensor* dsc_arg, const aclTensor* dsh_arg,
+                                  const aclTensor* dw_arg, const aclTensor* db_arg) {
+  const aclTensor& dy = b.input(dy_arg, "gradOut");
+  const aclTensor& x = b.input(x_arg, "input");
+  const aclIntArray& ns = b.int_array(ns_arg, "normalizedShape");
+  const aclTensor& rstd = b.input(r_arg, "rstd");
+  const aclTensor& mean = b.input(m_arg, "mean");
+  const aclTensor& scale = b.input(sc_arg, "scale");
+  const aclTensor& shift = b.input(sh_arg, "shift");
+  const aclTensor* w = w_arg ? &b.input(w_arg, "weightOptional") : nullptr;
+  const aclTensor* bias = bi_arg ? &b.input(bi_arg, "biasOptional") : nullptr;
+  auto opt_out = [&](const aclTensor* t, const char* n) { return t ? &b.output(t, n) : nullptr; };
+  const aclTensor* dx = opt_out(dx_arg, "gradInputOut");
+  const aclTensor* dsc = opt_out(dsc_arg, "gradScaleOut");
+  const aclTensor* dsh = opt_out(dsh_arg, "gradShiftOut");
+  const aclTensor* dw = opt_out(dw_arg, "gradWeightOut");
+  const aclTensor* db = opt_out(db_arg, "gradBiasOut");
+  const OpInfo& op = b.op();
+  check_dtype_in(op, "gradOut", dy.dtype, kFloatingTypes);
+  check_dtype_like(x, "input", dy, "gradOut");
+  for (auto [t, n] : {std::pair{&mean, "mean"}, {&rstd, "rstd"}, {&scale, "scale"}, {&shift, "shift"}})
+    check_dtype_in(op, n, t->dtype, kFloatingTypes);
+  for (auto [t, n] : {std::pair{w, "weightOptional"}, {bias, "biasOptional"}}) {
+    if (!t) continue;
+    check_dtype_in(op, n, t->dtype, kFloatingTypes);
+    if (t->dtype != x.dtype && t->dtype != DType::kFloat)
+      invalid("{} has dtype {}, expected the dtype of input ({}) or float32", n, dtype_name(t->dtype), dtype_name(x.dtype));
+  }
+  for (auto [t, n] : {std::pair{dx, "gradInputOut"}, {dsc, "gradScaleOut"}, {dsh, "gradShiftOut"}, {dw, "gradWeightOut"},
+                      {db, "gradBiasOut"}})
+    if (t) check_dtype_in(op, n, t->dtype, kFloatingTypes);
+  if (x.dim() < 2 || x.dim() > 8) invalid("input has {} dims ({}), expected 2 to 8 ([B..., S, H])", x.dim(), dims_str(x.view));
+  check_shape_like(dy, "gradOut", x, "input");
+  const int64_t H = x.view.back(), S = x.view[x.view.size() - 2];
+  if (ns.values.size() != 1 || ns.values[0] != H)
+    invalid("normalizedShape is {}, expected [{}] (the last dim of input)", dims_str(ns.values), H);
+  int64_t rows, cols;
+  split_rows_cols(x.view, 1, &rows, &cols);
+  const int64_t batches = S ? rows / S : 0;
+  check_stat_shape(mean, "mean", x.view, 1, rows);
+  check_stat_shape(rstd, "rstd", x.view, 1, rows);
+  for (auto [t, n] : {std::pair{&scale, "scale"}, {&shift, "shift"}, {dsc, "gradScaleOut"}, {dsh, "gradShiftOut"}})
+    if (t && (t->dim() < 1 || t->view.back() != H || t->numel() != batches * H))
+      invalid("{} has shape {}, expected [B..., H] or [B..., 1, H] with B... the leading dims of input {}", n,
+              dims_str(t->view), dims_str(x.view));
+  for (auto [t, n] : {std::pair{w, "weightOptional"}, {bias, "biasOptional"}, {dw, "gradWeightOut"}, {db, "gradBiasOut"}})
+    if (t && (t->dim() != 1 || t->view[0] != H)) invalid("{} has shape {}, expected [{}]", n, dims_str(t->view), H);
+  if (dx) check_shape_like(*dx, "gradInputOut", x, "input");
+  if (cols == 0 || (!dx && !dsc && !dsh && !dw && !db)) return;
+  GradSpec s;
+  s.dy = &dy;
+  s.x1 = &x;
+  s.mean = &mean;
+  s.rstd = &rstd;
+  s.gamma = w;
+  s.dx = rows ? dx : nullptr;
+  s.dgamma = dw;
+  s.dbeta = db;
+  s.ada_scale = &scale;
+  s.ada_bias = bias;
+  s.dscale = dsc;
+  s.dshift = dsh;
+  s.ada_rows = S ? S : 1;
+  s.rows = rows;
+  s.cols = cols;
+  s.compute = arithmetic_dtype(w ? promote(x.dtype, w->dtype) : x.dtype);
+  s.name = "ada_layer_norm_backward";
+  plan_row_norm_grad(b, s);
+}
+
 }  // namespace
 }  // namespace pacl
+
+extern "C" aclnnStatus aclnnAdaLayerNormBackwardGetWorkspaceSize(
+    const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* rstd,
+    const aclTensor* mean, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, aclTensor* gradInputOut, aclTensor* gradScaleOut, aclTensor* gradShiftOut,
+    aclTensor* gradWeightOut, aclTensor* gradBiasOut, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return pacl::run_phase1(pacl::op_AdaLayerNormBackward, "aclnnAdaLayerNormBackwardGetWorkspaceSize", workspaceSize,
+                          executor, [&](pacl::OpBuilder& b) {
+                            pacl::plan_ada_layer_norm_backward(b, gradOut, input, normalizedShape, rstd, mean, scale,
+                                                               shift, weightOptional, biasOptional, gradInputOut,
+                                                               gradScaleOut, gradShiftOut, gradWeightOut, gradBiasOut);
+                          });
+}
 
 extern "C" aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
                                                              const aclIntArray* normalizedShape, const aclTensor* mean,

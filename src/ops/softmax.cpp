@@ -13,7 +13,9 @@
 #include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_softmax.h"
+#include "aclnnop/aclnn_masked_softmax_with_rel_pos_bias.h"
 #include "aclnnop/aclnn_softmax_backward.h"
+#include "aclnnop/aclnn_softmax_cross_entropy_with_logits.h"
 #include "core/convert.h"
 #include "core/dense.h"
 #include "core/phase.h"
@@ -230,8 +232,153 @@ void plan(OpBuilder& b, Kind kind, const aclTensor* x_arg, const aclTensor* y_ar
            });
 }
 
+// SoftmaxCrossEntropyWithLogits: per row of features x and labels y (both [B, K]),
+//   loss = sum(y * (log(sum(exp(x - m))) - (x - m))) = -sum(y * log_softmax(x)),
+//   backprop = softmax(x) - y.
+void plan_softmax_xent(OpBuilder& b, const aclTensor* x_arg, const aclTensor* y_arg, const aclTensor* loss_arg,
+                       const aclTensor* bp_arg) {
+  const aclTensor& x = b.input(x_arg, "features");
+  const aclTensor& y = b.input(y_arg, "labels");
+  const aclTensor& loss = b.output(loss_arg, "loss");
+  const aclTensor& bp = b.output(bp_arg, "backprop");
+  const OpInfo& op = b.op();
+  check_dtype_in(op, "features", x.dtype, kFloatingTypes);
+  if (y.dtype != x.dtype)
+    invalid("labels has dtype {}, expected the dtype of features ({})", dtype_name(y.dtype), dtype_name(x.dtype));
+  check_dtype_in(op, "loss", loss.dtype, kFloatingTypes);
+  check_dtype_in(op, "backprop", bp.dtype, kFloatingTypes);
+  if (x.dim() != 2) invalid("features has {} dims ({}), expected 2 ([batch, classes])", x.dim(), dims_str(x.view));
+  check_shape_equals(y, "labels", x.view, "the shape of features");
+  check_shape_equals(bp, "backprop", x.view, "the shape of features");
+  check_shape_equals(loss, "loss", {x.view[0]}, "[batch] of features");
+  const int64_t B = x.view[0], K = x.view[1];
+  if (B == 0) return;
+  const DType ct = arithmetic_dtype(x.dtype);
+  DensePlan p(b);
+  p.separate_outputs();
+  const int xi = p.input(x, ct), yi = p.input(y, ct), li = p.output(loss, ct), bi = p.output(bp, ct);
+  p.finish(std::string("softmax_cross_entropy_with_logits.") + dtype_name(ct), [=](const DenseArgs& a) {
+    visit_arithmetic<TypeSet::kFloating>(ct, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T *xv = a.in<T>(xi), *yv = a.in<T>(yi);
+      T *lv = a.out<T>(li), *bv = a.out<T>(bi);
+      rows::for_tasks(B, K, [&](int64_t begin, int64_t end, int) {
+        for (int64_t r = begin; r < end; ++r) {
+          const T* xr = xv + r * K;
+          const T* yr = yv + r * K;
+          T* br = bv + r * K;
+          const T m = rows::max(xr, K);
+          const T s = rows::sum<T>(K, [xr, br, m](int64_t i) {
+            const T e = std::exp(xr[i] - m);
+            br[i] = e;
+            return e;
+          });
+          const T ls = std::log(s), inv = T(1) / s;
+          lv[r] = rows::sum<T>(K, [xr, yr, m, ls](int64_t i) { return yr[i] * (ls - (xr[i] - m)); });
+          for (int64_t i = 0; i < K; ++i) br[i] = br[i] * inv - yr[i];
+        }
+      });
+    });
+  });
+}
+
+// MaskedSoftmaxWithRelPosBias: out = softmax(scale * x + mask + bias) over the last dim S2, with x
+// [B*W, N, S1, S2] or [B, W, N, S1, S2], mask (optional) W * S1 * S2 values (window w of x row b*W +
+// w), bias N * S1 * S2 values.
+void plan_masked_softmax(OpBuilder& b, const aclTensor* x_arg, const aclTensor* m_arg, const aclTensor* r_arg,
+                         double scale, const aclTensor* out_arg) {
+  const aclTensor& x = b.input(x_arg, "x");
+  const aclTensor* mask = m_arg ? &b.input(m_arg, "attenMaskOptional") : nullptr;
+  const aclTensor& bias = b.input(r_arg, "relativePosBias");
+  const aclTensor& out = b.output(out_arg, "out");
+  const OpInfo& op = b.op();
+  check_dtype_in(op, "x", x.dtype, kFloatingTypes);
+  if (mask) check_dtype_in(op, "attenMaskOptional", mask->dtype, kFloatingTypes);
+  check_dtype_in(op, "relativePosBias", bias.dtype, kFloatingTypes);
+  check_dtype_in(op, "out", out.dtype, kFloatingTypes);
+  if (x.dim() != 4 && x.dim() != 5)
+    invalid("x has {} dims ({}), expected 4 [B*W, N, S1, S2] or 5 [B, W, N, S1, S2]", x.dim(), dims_str(x.view));
+  check_shape_equals(out, "out", x.view, "the shape of x");
+  const int64_t r = x.dim();
+  const int64_t S2 = x.view[static_cast<size_t>(r - 1)], S1 = x.view[static_cast<size_t>(r - 2)],
+                N = x.view[static_cast<size_t>(r - 3)];
+  const int64_t BW = r == 5 ? x.view[0] * x.view[1] : x.view[0];
+  int64_t W = 1;
+  if (mask) {
+    if (mask->dim() < 3 || mask->view.back() != S2 || mask->view[mask->view.size() - 2] != S1 || S1 * S2 == 0 ||
+        mask->numel() % (S1 * S2) != 0)
+      invalid("attenMaskOptional has shape {}, expected [W, S1, S2], [W, 1, S1, S2] or [1, W, 1, S1, S2] with S1 = {}, S2 = {}",
+              dims_str(mask->view), S1, S2);
+    W = mask->numel() / (S1 * S2);
+    if (r == 5 && W != x.view[1]) invalid("attenMaskOptional has {} windows, expected W = {} (x dim 1)", W, x.view[1]);
+    if (W == 0 || BW % W != 0) invalid("attenMaskOptional has {} windows, expected a divisor of x's dim 0 ({})", W, BW);
+  }
+  if (bias.dim() < 3 || bias.numel() != N * S1 * S2 || bias.view.back() != S2)
+    invalid("relativePosBias has shape {}, expected [N, S1, S2] (or with leading 1s) = [{}, {}, {}]", dims_str(bias.view), N,
+            S1, S2);
+  if (x.numel() == 0) return;
+  const DType ct = arithmetic_dtype(x.dtype);
+  DensePlan p(b);
+  const int xi = p.input(x, ct), mi = mask ? p.input(*mask, ct) : -1, bi = p.input(bias, ct);
+  p.separate_outputs();
+  const int oi = p.output(out, ct);
+  const DType round_to = (ct != x.dtype && out.dtype != x.dtype) ? x.dtype : DType::kUndefined;
+  const int64_t numel = out.numel();
+  p.finish(std::string("masked_softmax_with_rel_pos_bias.") + dtype_name(ct), [=](const DenseArgs& a) {
+    visit_arithmetic<TypeSet::kFloating>(ct, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T *xv = a.in<T>(xi), *mv = mi < 0 ? nullptr : a.in<T>(mi), *bv = a.in<T>(bi);
+      T* ov = a.out<T>(oi);
+      const T sc = static_cast<T>(scale);
+      rows::for_tasks(BW * N * S1, S2, [&](int64_t begin, int64_t end, int) {
+        for (int64_t row = begin; row < end; ++row) {
+          const int64_t s1 = row % S1, n = (row / S1) % N, bw = row / (S1 * N);
+          const T* xr = xv + row * S2;
+          const T* br = bv + (n * S1 + s1) * S2;
+          const T* mr = mv ? mv + ((bw % W) * S1 + s1) * S2 : nullptr;
+          T* yr = ov + row * S2;
+          if (mr) {
+            for (int64_t i = 0; i < S2; ++i) yr[i] = sc * xr[i] + mr[i] + br[i];
+          } else {
+            for (int64_t i = 0; i < S2; ++i) yr[i] = sc * xr[i] + br[i];
+          }
+          const T m = rows::max(yr, S2);
+          const T inv = T(1) / rows::sum<T>(S2, [yr, m](int64_t i) {
+            const T e = std::exp(yr[i] - m);
+            yr[i] = e;
+            return e;
+          });
+          for (int64_t i = 0; i < S2; ++i) yr[i] *= inv;
+        }
+      });
+    });
+    if (round_to != DType::kUndefined) round_to_16bit(round_to, a.out<float>(oi), numel);
+  });
+}
+
 }  // namespace
 }  // namespace pacl
+
+extern "C" aclnnStatus aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* features, aclTensor* labels,
+                                                                         aclTensor* loss, aclTensor* backprop,
+                                                                         uint64_t* workspaceSize,
+                                                                         aclOpExecutor** executor) {
+  return pacl::run_phase1(pacl::op_SoftmaxCrossEntropyWithLogits, "aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize",
+                          workspaceSize, executor,
+                          [&](pacl::OpBuilder& b) { pacl::plan_softmax_xent(b, features, labels, loss, backprop); });
+}
+
+extern "C" aclnnStatus aclnnMaskedSoftmaxWithRelPosBiasGetWorkspaceSize(const aclTensor* x,
+                                                                       const aclTensor* attenMaskOptional,
+                                                                       const aclTensor* relativePosBias,
+                                                                       double scaleValue, int64_t innerPrecisionMode,
+                                                                       const aclTensor* out, uint64_t* workspaceSize,
+                                                                       aclOpExecutor** executor) {
+  return pacl::run_phase1(pacl::op_MaskedSoftmaxWithRelPosBias, "aclnnMaskedSoftmaxWithRelPosBiasGetWorkspaceSize",
+                          workspaceSize, executor, [&](pacl::OpBuilder& b) {
+                            pacl::plan_masked_softmax(b, x, attenMaskOptional, relativePosBias, scaleValue, out);
+                          });
+}
 
 extern "C" aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out,
                                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
