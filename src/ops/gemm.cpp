@@ -418,21 +418,45 @@ void plan_matmul(DensePlan& p, const MatmulProblem& prob, const std::string& nam
     onednn = made;
   }
 
-  const int ka = a_direct ? p.strided(A) : p.input(A, prob.compute);
-  const int kb = b_direct ? p.strided(B) : p.input(B, prob.compute);
-  const int kbias = prefill ? p.strided(*prob.bias) : -1;
+  // Operands that are first rounded to a 16-bit result dtype: a dense copy in that dtype, widened to
+  // float32 into scratch by the body.
+  const DType round_to =
+      (prob.result == DType::kFloat16 || prob.result == DType::kBFloat16) ? prob.result : DType::kUndefined;
+  auto rounds = [&](const aclTensor& t) {
+    return round_to != DType::kUndefined && t.dtype != round_to && t.dtype != prob.compute;
+  };
+  const bool a_round = rounds(A), b_round = rounds(B), bias_round = prefill && rounds(*prob.bias);
+  if (a_round || b_round) {
+    a_direct = a_direct && !a_round;
+    b_direct = b_direct && !b_round;
+    w = make_walk();
+    if (onednn) {
+      try {
+        *dnnl_gemm = make_dnnl(w, reduce, static_cast<float>(prob.alpha), static_cast<float>(prob.beta), use_c0);
+      } catch (const dnnl::error&) {
+        onednn = false;
+      }
+    }
+  }
+  const int ka = a_direct ? p.strided(A) : p.input(A, a_round ? round_to : prob.compute);
+  const int kb = b_direct ? p.strided(B) : p.input(B, b_round ? round_to : prob.compute);
+  const int kbias = !prefill ? -1 : bias_round ? p.input(*prob.bias, round_to) : p.strided(*prob.bias);
   const int kc = c_direct ? p.strided(C)
                           : p.output(C, prob.compute, prob.read_c ? Access::kReadWrite : Access::kWrite);
   const size_t scratch = onednn && dnnl_gemm->scratch_bytes ? p.scratch(dnnl_gemm->scratch_bytes) : 0;
+  const size_t a_wide = a_round ? p.scratch(static_cast<size_t>(A.numel()) * sizeof(float)) : 0;
+  const size_t b_wide = b_round ? p.scratch(static_cast<size_t>(B.numel()) * sizeof(float)) : 0;
 
   // The bias prefill writes C's logical view with C's own strides (or its dense buffer's).
   Dims c_strides, bias_strides;
   DType bias_t = DType::kFloat;
   if (prefill) {
     c_strides = logical_strides(C, c_direct ? C.strides : contiguous_strides(C.view), prob.c_map);
-    bias_strides = logical_strides(*prob.bias, prob.bias->strides, prob.bias_map);
-    bias_t = prob.bias->dtype;
+    bias_strides = logical_strides(*prob.bias, bias_round ? contiguous_strides(prob.bias->view) : prob.bias->strides,
+                                   prob.bias_map);
+    bias_t = bias_round ? round_to : prob.bias->dtype;
   }
+  const Dims a_shape = A.view, b_shape = B.view;
   const DType t = prob.compute;
   LoopGemm loops;
   loops.w = w;
@@ -447,12 +471,24 @@ void plan_matmul(DensePlan& p, const MatmulProblem& prob, const std::string& nam
   std::string kernel = name + (onednn ? ".onednn." + dnnl_gemm->impl : std::string(".loops.") + dtype_name(t));
   p.finish(kernel, [=](const DenseArgs& args) {
     void* c = args.ptr(kc);
+    const void* a = args.ptr(ka);
+    const void* b = args.ptr(kb);
+    if (a_round) {
+      copy_strided(a_shape, DType::kFloat, args.scratch(a_wide), contiguous_strides(a_shape), round_to, a,
+                   contiguous_strides(a_shape));
+      a = args.scratch(a_wide);
+    }
+    if (b_round) {
+      copy_strided(b_shape, DType::kFloat, args.scratch(b_wide), contiguous_strides(b_shape), round_to, b,
+                   contiguous_strides(b_shape));
+      b = args.scratch(b_wide);
+    }
     if (prefill) copy_strided(c_shape, t, c, c_strides, bias_t, args.ptr(kbias), bias_strides);
     if (onednn) {
-      run_dnnl(*dnnl_gemm, w, reduce, args.in<float>(ka), args.in<float>(kb), static_cast<float*>(c),
+      run_dnnl(*dnnl_gemm, w, reduce, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(c),
                args.scratch(scratch));
     } else {
-      run_loops(t, loops, args.ptr(ka), args.ptr(kb), c);
+      run_loops(t, loops, a, b, c);
     }
   });
 }

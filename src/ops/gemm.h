@@ -45,6 +45,9 @@ struct MatmulProblem {
   MatMap bias_map;  // over C's logical dims
   bool reduce_batch = false;
   DType compute = DType::kFloat;  // float (oneDNN), double, or an integral/bool dtype (loops)
+  // With a float16/bfloat16 result, operands (and bias) of other dtypes are first rounded to it, as
+  // PyTorch casts them to the result dtype, and then computed in float32.
+  DType result = DType::kUndefined;
   double alpha = 1, beta = 0;  // floating compute
   int64_t alpha_i = 1, beta_i = 0;  // integral compute
 };

@@ -138,6 +138,7 @@ void plan_addmv(OpBuilder& b, const aclTensor* self_arg, const aclTensor* mat_ar
   prob.bias = &self;
   prob.bias_map.dims = {0, -1};
   prob.compute = compute_of(result);
+  prob.result = result;
   set_coefficients(prob, &beta, &alpha);
   finish_product(b, prob, "addmv");
 }
@@ -199,6 +200,7 @@ void plan_ger(OpBuilder& b, const aclTensor* self_arg, const aclTensor* vec2_arg
   MatmulProblem prob;
   outer_operands(prob, self, vec2, out);
   prob.compute = compute_of(result);
+  prob.result = result;
   finish_product(b, prob, "ger");
 }
 
@@ -247,6 +249,7 @@ void plan_addr(OpBuilder& b, const aclTensor* self_arg, const aclTensor* vec1_ar
     prob.bias = &self;
   }
   prob.compute = compute_of(result);
+  prob.result = result;
   set_coefficients(prob, beta, alpha);
   finish_product(b, prob, inplace ? "inplace_addr" : "addr");
 }
