@@ -261,6 +261,30 @@ bool has_zero(const Dims& d) {
   return false;
 }
 
+// oneDNN rejects some transposed geometries whose output padding exceeds the end padding (a negative
+// end padding of a stride or more). No input reaches those trailing output positions (they hold the bias
+// alone), so the product runs on the output without them.
+bool can_trim(const ConvGeometry& g) {
+  if (!g.transposed) return false;
+  for (int i = 0; i < g.nd; ++i)
+    if (g.out_pad[static_cast<size_t>(i)] > g.pad_r[static_cast<size_t>(i)]) return true;
+  return false;
+}
+ConvGeometry trimmed(const ConvGeometry& g) {
+  ConvGeometry t = g;
+  for (int i = 0; i < g.nd; ++i) {
+    const size_t s = static_cast<size_t>(i);
+    const int64_t cut = std::max<int64_t>(0, g.out_pad[s] - g.pad_r[s]);
+    t.out[s + 2] -= cut;
+    t.out_pad[s] -= cut;
+  }
+  return t;
+}
+View with_shape(View v, const Dims& shape) {
+  v.shape = shape;
+  return v;
+}
+
 void run_primitive(const dnnl::primitive& prim, std::unordered_map<int, memory> args) {
   set_gemm_threads();
   thread_local dnnl::stream s(cpu_engine());
@@ -273,77 +297,99 @@ void run_primitive(const dnnl::primitive& prim, std::unordered_map<int, memory> 
 struct ForwardPlan {
   dnnl::primitive prim;
   memory::desc src, wei, bias, dst, scratch;
+  std::string impl;
 };
+
+// Throws dnnl::error when oneDNN has no primitive for g.
+ForwardPlan make_forward(const ConvGeometry& g, bool with_bias) {
+  ForwardPlan fp;
+  fp.src = plain_desc(g.in);
+  fp.wei = weights_desc(g);
+  fp.dst = plain_desc(g.out);
+  fp.bias = with_bias ? plain_desc({g.out_channels()}) : memory::desc();
+  const DnnlArgs a = dnnl_args(g);
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  const auto pk = dnnl::prop_kind::forward_inference;
+  if (!g.transposed) {
+    dnnl::convolution_forward::primitive_desc pd(
+        dnnl::convolution_forward::desc(pk, dnnl::algorithm::convolution_direct, fp.src, fp.wei, fp.bias, fp.dst,
+                                        a.strides, a.dilates, a.pad_l, a.pad_r),
+        attr, cpu_engine());
+    fp.prim = dnnl::convolution_forward(pd);
+    fp.scratch = pd.scratchpad_desc();
+    fp.impl = pd.impl_info_str();
+  } else {
+    dnnl::deconvolution_forward::primitive_desc pd(
+        dnnl::deconvolution_forward::desc(pk, dnnl::algorithm::deconvolution_direct, fp.src, fp.wei, fp.bias, fp.dst,
+                                          a.strides, a.dilates, a.pad_l, a.pad_r),
+        attr, cpu_engine());
+    fp.prim = dnnl::deconvolution_forward(pd);
+    fp.scratch = pd.scratchpad_desc();
+    fp.impl = pd.impl_info_str();
+  }
+  return fp;
+}
+
+// Writes bias[c] (or 0) to every element of a dense [N, C, spatial...] buffer.
+void fill_bias(float* dst, const Dims& shape, const float* bias) {
+  const int64_t n = shape[0], c = shape[1];
+  const int64_t sp = std::accumulate(shape.begin() + 2, shape.end(), int64_t{1}, std::multiplies<>());
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < c; ++j) std::fill_n(dst + (i * c + j) * sp, sp, bias ? bias[j] : 0.0f);
+}
 
 void plan_forward(OpBuilder& b, const ConvGeometry& g, const View& input, const View& weight, const View* bias,
                   const View& output, const std::string& name) {
   if (output.t->numel() == 0) return;
+  const bool product = !has_zero(g.in) && !has_zero(g.weight);
+  auto fp = std::make_shared<ForwardPlan>();
+  ConvGeometry gd = g;  // the geometry oneDNN runs
+  bool trim = false;
+  if (product) {
+    try {
+      *fp = make_forward(gd, bias != nullptr);
+    } catch (const dnnl::error& e) {
+      if (!can_trim(g))
+        unsupported("oneDNN has no {} for these arguments ({})", g.transposed ? "deconvolution" : "convolution",
+                    e.what());
+      gd = trimmed(g);
+      trim = true;
+      try {
+        *fp = make_forward(gd, bias != nullptr);
+      } catch (const dnnl::error& e2) {
+        unsupported("oneDNN has no deconvolution for these arguments ({})", e2.what());
+      }
+    }
+  }
   DensePlan p(b);
   const std::vector<const aclTensor*> ins = {input.t, weight.t, bias ? bias->t : nullptr};
   const Operand in = add_operand(p, input, false, ins);
   const Operand w = add_operand(p, weight, false, ins);
   const Operand bi = bias ? add_operand(p, *bias, false, ins) : Operand{};
-  const Operand out = add_operand(p, output, true, ins);
-  const bool product = !has_zero(g.in) && !has_zero(g.weight);
-  auto fp = std::make_shared<ForwardPlan>();
-  size_t scratch = 0;
-  std::string impl = "fill";
-  if (product) {
-    fp->src = plain_desc(g.in);
-    fp->wei = weights_desc(g);
-    fp->dst = plain_desc(g.out);
-    fp->bias = bias ? plain_desc({g.out_channels()}) : memory::desc();
-    const DnnlArgs a = dnnl_args(g);
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    try {
-      if (!g.transposed) {
-        dnnl::convolution_forward::primitive_desc pd(
-            dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                            fp->src, fp->wei, fp->bias, fp->dst, a.strides, a.dilates, a.pad_l,
-                                            a.pad_r),
-            attr, cpu_engine());
-        fp->prim = dnnl::convolution_forward(pd);
-        fp->scratch = pd.scratchpad_desc();
-        impl = pd.impl_info_str();
-      } else {
-        dnnl::deconvolution_forward::primitive_desc pd(
-            dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                              dnnl::algorithm::deconvolution_direct, fp->src, fp->wei, fp->bias,
-                                              fp->dst, a.strides, a.dilates, a.pad_l, a.pad_r),
-            attr, cpu_engine());
-        fp->prim = dnnl::deconvolution_forward(pd);
-        fp->scratch = pd.scratchpad_desc();
-        impl = pd.impl_info_str();
-      }
-    } catch (const dnnl::error& e) {
-      unsupported("oneDNN has no {} for these arguments ({})", g.transposed ? "deconvolution" : "convolution",
-                  e.what());
-    }
-    if (fp->scratch.get_size()) scratch = p.scratch(fp->scratch.get_size());
-  }
+  // With a trimmed product, the whole output first gets the bias, then the product's part.
+  const Operand full = !product || trim ? add_operand(p, output, true, ins) : Operand{};
+  const Operand out = product ? add_operand(p, with_shape(output, gd.out), true, ins) : Operand{};
+  const size_t scratch = fp->scratch.get_size() ? p.scratch(fp->scratch.get_size()) : 0;
   const Dims out_shape = g.out;
-  p.finish(name + "." + impl, [=](const DenseArgs& args) {
-    float* dst = target(out, args);
-    if (product) {
-      float* src = load(in, args);
-      float* wei = load(w, args);
-      dnnl::engine& eng = cpu_engine();
-      std::unordered_map<int, memory> m = {{DNNL_ARG_SRC, memory(fp->src, eng, src)},
-                                           {DNNL_ARG_WEIGHTS, memory(fp->wei, eng, wei)},
-                                           {DNNL_ARG_DST, memory(fp->dst, eng, dst)},
-                                           {DNNL_ARG_SCRATCHPAD, memory(fp->scratch, eng, args.scratch(scratch))}};
-      if (bi.present()) m.emplace(DNNL_ARG_BIAS, memory(fp->bias, eng, load(bi, args)));
-      run_primitive(fp->prim, std::move(m));
-    } else {  // nothing to sum: out = bias (or 0)
-      const float* bv = bi.present() ? load(bi, args) : nullptr;
-      const int64_t n = out_shape[0], c = out_shape[1];
-      const int64_t sp = std::accumulate(out_shape.begin() + 2, out_shape.end(), int64_t{1}, std::multiplies<>());
-      for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < c; ++j) std::fill_n(dst + (i * c + j) * sp, sp, bv ? bv[j] : 0.0f);
-    }
-    store(out, args);
-  });
+  p.finish(name + "." + (product ? fp->impl : std::string("fill")) + (trim ? ".trimmed" : ""),
+           [=](const DenseArgs& args) {
+             const float* bv = bi.present() ? load(bi, args) : nullptr;
+             if (full.present()) {
+               fill_bias(target(full, args), out_shape, bv);
+               store(full, args);
+             }
+             if (!product) return;
+             dnnl::engine& eng = cpu_engine();
+             std::unordered_map<int, memory> m = {
+                 {DNNL_ARG_SRC, memory(fp->src, eng, load(in, args))},
+                 {DNNL_ARG_WEIGHTS, memory(fp->wei, eng, load(w, args))},
+                 {DNNL_ARG_DST, memory(fp->dst, eng, target(out, args))},
+                 {DNNL_ARG_SCRATCHPAD, memory(fp->scratch, eng, args.scratch(scratch))}};
+             if (bv) m.emplace(DNNL_ARG_BIAS, memory(fp->bias, eng, const_cast<float*>(bv)));
+             run_primitive(fp->prim, std::move(m));
+             store(out, args);
+           });
 }
 
 void check_conv_dtypes(OpBuilder& b, std::initializer_list<std::pair<const char*, const aclTensor*>> ts) {
@@ -463,7 +509,75 @@ struct BackwardPlan {
   dnnl::primitive data, weights;
   bool has_data = false, has_weights = false;
   memory::desc src, wei, dst, bias, scratch;
+  std::string impl;
 };
+
+// Throws dnnl::error when oneDNN has no primitive for g.
+BackwardPlan make_backward(const ConvGeometry& g, bool data, bool weights, bool bias) {
+  BackwardPlan bp;
+  bp.src = plain_desc(g.in);
+  bp.wei = weights_desc(g);
+  bp.dst = plain_desc(g.out);
+  bp.bias = plain_desc({g.out_channels()});
+  const DnnlArgs a = dnnl_args(g);
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  auto keep = [&](const memory::desc& md, const char* impl) {
+    if (md.get_size() > bp.scratch.get_size()) bp.scratch = md;
+    bp.impl += (bp.impl.empty() ? "" : "+") + std::string(impl);
+  };
+  const memory::desc bias_md = bias ? bp.bias : memory::desc();
+  const auto train = dnnl::prop_kind::forward_training;
+  if (!g.transposed) {
+    const auto alg = dnnl::algorithm::convolution_direct;
+    dnnl::convolution_forward::primitive_desc hint(
+        dnnl::convolution_forward::desc(train, alg, bp.src, bp.wei, bias_md, bp.dst, a.strides, a.dilates, a.pad_l,
+                                        a.pad_r),
+        cpu_engine());
+    if (data) {
+      dnnl::convolution_backward_data::primitive_desc pd(
+          dnnl::convolution_backward_data::desc(alg, bp.src, bp.wei, bp.dst, a.strides, a.dilates, a.pad_l, a.pad_r),
+          attr, cpu_engine(), hint);
+      bp.data = dnnl::convolution_backward_data(pd);
+      bp.has_data = true;
+      keep(pd.scratchpad_desc(), pd.impl_info_str());
+    }
+    if (weights) {
+      dnnl::convolution_backward_weights::primitive_desc pd(
+          dnnl::convolution_backward_weights::desc(alg, bp.src, bp.wei, bias_md, bp.dst, a.strides, a.dilates,
+                                                   a.pad_l, a.pad_r),
+          attr, cpu_engine(), hint);
+      bp.weights = dnnl::convolution_backward_weights(pd);
+      bp.has_weights = true;
+      keep(pd.scratchpad_desc(), pd.impl_info_str());
+    }
+  } else {
+    const auto alg = dnnl::algorithm::deconvolution_direct;
+    dnnl::deconvolution_forward::primitive_desc hint(
+        dnnl::deconvolution_forward::desc(train, alg, bp.src, bp.wei, bias_md, bp.dst, a.strides, a.dilates, a.pad_l,
+                                          a.pad_r),
+        cpu_engine());
+    if (data) {
+      dnnl::deconvolution_backward_data::primitive_desc pd(
+          dnnl::deconvolution_backward_data::desc(alg, bp.src, bp.wei, bp.dst, a.strides, a.dilates, a.pad_l,
+                                                  a.pad_r),
+          attr, cpu_engine(), hint);
+      bp.data = dnnl::deconvolution_backward_data(pd);
+      bp.has_data = true;
+      keep(pd.scratchpad_desc(), pd.impl_info_str());
+    }
+    if (weights) {
+      dnnl::deconvolution_backward_weights::primitive_desc pd(
+          dnnl::deconvolution_backward_weights::desc(alg, bp.src, bp.wei, bias_md, bp.dst, a.strides, a.dilates,
+                                                     a.pad_l, a.pad_r),
+          attr, cpu_engine(), hint);
+      bp.weights = dnnl::deconvolution_backward_weights(pd);
+      bp.has_weights = true;
+      keep(pd.scratchpad_desc(), pd.impl_info_str());
+    }
+  }
+  return bp;
+}
 
 void plan_backward(OpBuilder& b, const aclTensor* grad_output_arg, const aclTensor* input_arg,
                    const aclTensor* weight_arg, const aclIntArray* bias_sizes, const aclIntArray* stride,
@@ -506,146 +620,100 @@ void plan_backward(OpBuilder& b, const aclTensor* grad_output_arg, const aclTens
     check_shape_equals(*gb, "gradBias", {g.out_channels()}, "[output channels]");
   }
   if (!gi && !gw && !gb) return;
+  const bool product = !has_zero(g.in) && !has_zero(g.weight) && !has_zero(g.out);
+  const bool want_data = product && gi && gi->numel() > 0, want_weights = product && gw && gw->numel() > 0;
+  auto bp = std::make_shared<BackwardPlan>();
+  ConvGeometry gd = g;  // the geometry oneDNN runs
+  bool trim = false;
+  if (want_data || want_weights) {
+    auto make = [&] { *bp = make_backward(gd, want_data, want_weights, gb != nullptr && !trim); };
+    try {
+      make();
+    } catch (const dnnl::error& e) {
+      if (!can_trim(g))
+        unsupported("oneDNN has no backward {} for these arguments ({})", transposed ? "deconvolution" : "convolution",
+                    e.what());
+      gd = trimmed(g);
+      trim = true;
+      try {
+        make();
+      } catch (const dnnl::error& e2) {
+        unsupported("oneDNN has no backward deconvolution for these arguments ({})", e2.what());
+      }
+    }
+  }
   DensePlan p(b);
   const std::vector<const aclTensor*> ins = {&grad_output, &input, &weight};
-  const Operand dy = add_operand(p, view_of(grad_output), false, ins);
+  const View gy_view = view_of(grad_output);
+  const Operand dy = add_operand(p, gy_view, false, ins);                                   // all of gradOutput
+  const Operand dyt = trim ? add_operand(p, with_shape(gy_view, gd.out), false, ins) : dy;  // the product's part
   const Operand x = add_operand(p, view_of(input), false, ins);
   const Operand w = add_operand(p, view_of(weight), false, ins);
   const Operand dx = gi && gi->numel() ? add_operand(p, view_of(*gi), true, ins) : Operand{};
   const Operand dw = gw && gw->numel() ? add_operand(p, view_of(*gw), true, ins) : Operand{};
   const Operand db = gb && gb->numel() ? add_operand(p, view_of(*gb), true, ins) : Operand{};
-  const bool product = !has_zero(g.in) && !has_zero(g.weight) && !has_zero(g.out);
-  auto bp = std::make_shared<BackwardPlan>();
-  size_t scratch = 0;
-  std::string impl = "fill";
-  if (product && (dx.present() || dw.present())) {
-    bp->src = plain_desc(g.in);
-    bp->wei = weights_desc(g);
-    bp->dst = plain_desc(g.out);
-    bp->bias = plain_desc({g.out_channels()});
-    const DnnlArgs a = dnnl_args(g);
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    size_t scratch_bytes = 0;
-    memory::desc scratch_md;
-    auto keep_scratch = [&](const memory::desc& md) {
-      if (md.get_size() > scratch_bytes) {
-        scratch_bytes = md.get_size();
-        scratch_md = md;
-      }
-    };
-    const auto cd = dnnl::algorithm::convolution_direct, dd = dnnl::algorithm::deconvolution_direct;
-    const memory::desc bias_md = db.present() ? bp->bias : memory::desc();
-    try {
-      if (!transposed) {
-        dnnl::convolution_forward::primitive_desc hint(
-            dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training, cd, bp->src, bp->wei, bias_md, bp->dst,
-                                            a.strides, a.dilates, a.pad_l, a.pad_r),
-            cpu_engine());
-        if (dx.present()) {
-          dnnl::convolution_backward_data::primitive_desc pd(
-              dnnl::convolution_backward_data::desc(cd, bp->src, bp->wei, bp->dst, a.strides, a.dilates, a.pad_l,
-                                                    a.pad_r),
-              attr, cpu_engine(), hint);
-          bp->data = dnnl::convolution_backward_data(pd);
-          bp->has_data = true;
-          keep_scratch(pd.scratchpad_desc());
-          impl = pd.impl_info_str();
-        }
-        if (dw.present()) {
-          dnnl::convolution_backward_weights::primitive_desc pd(
-              dnnl::convolution_backward_weights::desc(cd, bp->src, bp->wei, bias_md, bp->dst, a.strides, a.dilates,
-                                                       a.pad_l, a.pad_r),
-              attr, cpu_engine(), hint);
-          bp->weights = dnnl::convolution_backward_weights(pd);
-          bp->has_weights = true;
-          keep_scratch(pd.scratchpad_desc());
-          impl += std::string(dx.present() ? "+" : "") + pd.impl_info_str();
-        }
-      } else {
-        dnnl::deconvolution_forward::primitive_desc hint(
-            dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_training, dd, bp->src, bp->wei, bias_md,
-                                              bp->dst, a.strides, a.dilates, a.pad_l, a.pad_r),
-            cpu_engine());
-        if (dx.present()) {
-          dnnl::deconvolution_backward_data::primitive_desc pd(
-              dnnl::deconvolution_backward_data::desc(dd, bp->src, bp->wei, bp->dst, a.strides, a.dilates, a.pad_l,
-                                                      a.pad_r),
-              attr, cpu_engine(), hint);
-          bp->data = dnnl::deconvolution_backward_data(pd);
-          bp->has_data = true;
-          keep_scratch(pd.scratchpad_desc());
-          impl = pd.impl_info_str();
-        }
-        if (dw.present()) {
-          dnnl::deconvolution_backward_weights::primitive_desc pd(
-              dnnl::deconvolution_backward_weights::desc(dd, bp->src, bp->wei, bias_md, bp->dst, a.strides,
-                                                         a.dilates, a.pad_l, a.pad_r),
-              attr, cpu_engine(), hint);
-          bp->weights = dnnl::deconvolution_backward_weights(pd);
-          bp->has_weights = true;
-          keep_scratch(pd.scratchpad_desc());
-          impl += std::string(dx.present() ? "+" : "") + pd.impl_info_str();
-        }
-      }
-    } catch (const dnnl::error& e) {
-      unsupported("oneDNN has no backward {} for these arguments ({})",
-                  transposed ? "deconvolution" : "convolution", e.what());
-    }
-    bp->scratch = scratch_md;
-    if (scratch_bytes) scratch = p.scratch(scratch_bytes);
-  }
+  const size_t scratch = bp->scratch.get_size() ? p.scratch(bp->scratch.get_size()) : 0;
   const Dims out_shape = g.out;
-  // gradBias comes with gradWeight from oneDNN; alone (or without a product) it is summed here.
-  const bool bias_by_dnnl = bp->has_weights && db.present();
-  p.finish((transposed ? "conv_transpose_backward." : "conv_backward.") + impl, [=](const DenseArgs& args) {
-    dnnl::engine& eng = cpu_engine();
-    float* gy = (bp->has_data || bp->has_weights || (db.present() && !bias_by_dnnl)) ? load(dy, args) : nullptr;
-    if (dx.present()) {
-      float* dst = target(dx, args);
-      if (bp->has_data) {
-        run_primitive(bp->data, {{DNNL_ARG_DIFF_DST, memory(bp->dst, eng, gy)},
-                                 {DNNL_ARG_WEIGHTS, memory(bp->wei, eng, load(w, args))},
-                                 {DNNL_ARG_DIFF_SRC, memory(bp->src, eng, dst)},
-                                 {DNNL_ARG_SCRATCHPAD, memory(bp->scratch, eng, args.scratch(scratch))}});
-      } else {
-        std::fill_n(dst, static_cast<size_t>(dx.shape.empty() ? 1 : std::accumulate(dx.shape.begin(), dx.shape.end(), int64_t{1}, std::multiplies<>())), 0.0f);
-      }
-      store(dx, args);
-    }
-    float* bias_dst = db.present() ? target(db, args) : nullptr;
-    if (dw.present()) {
-      float* dst = target(dw, args);
-      if (bp->has_weights) {
-        std::unordered_map<int, memory> m = {{DNNL_ARG_DIFF_DST, memory(bp->dst, eng, gy)},
-                                             {DNNL_ARG_SRC, memory(bp->src, eng, load(x, args))},
-                                             {DNNL_ARG_DIFF_WEIGHTS, memory(bp->wei, eng, dst)},
-                                             {DNNL_ARG_SCRATCHPAD, memory(bp->scratch, eng, args.scratch(scratch))}};
-        if (bias_by_dnnl) m.emplace(DNNL_ARG_DIFF_BIAS, memory(bp->bias, eng, bias_dst));
-        run_primitive(bp->weights, std::move(m));
-      } else {
-        std::fill_n(dst, static_cast<size_t>(std::accumulate(dw.shape.begin(), dw.shape.end(), int64_t{1}, std::multiplies<>())), 0.0f);
-      }
-      store(dw, args);
-    }
-    if (db.present()) {
-      if (!bias_by_dnnl) {  // gradBias[c] = sum over N and the spatial dims of gradOutput[:, c]
-        const int64_t n = out_shape[0], c = out_shape[1];
-        const int64_t sp = std::accumulate(out_shape.begin() + 2, out_shape.end(), int64_t{1}, std::multiplies<>());
-        parallel_for(c, 1, [&](int64_t lo, int64_t hi, int) {
-          for (int64_t j = lo; j < hi; ++j) {
-            double s = 0;
-            for (int64_t i = 0; i < n && gy; ++i) {
-              const float* row = gy + (i * c + j) * sp;
-              for (int64_t q = 0; q < sp; ++q) s += row[q];
-            }
-            bias_dst[j] = static_cast<float>(s);
-          }
-        });
-      }
-      store(db, args);
-    }
-  });
+  // gradBias comes with gradWeight from oneDNN; alone (or without a product, or trimmed) it is summed here.
+  const bool bias_by_dnnl = bp->has_weights && db.present() && !trim;
+  const std::string impl = bp->impl.empty() ? "fill" : bp->impl;
+  p.finish((transposed ? "conv_transpose_backward." : "conv_backward.") + impl + (trim ? ".trimmed" : ""),
+           [=](const DenseArgs& args) {
+             dnnl::engine& eng = cpu_engine();
+             float* gy = bp->has_data || bp->has_weights ? load(dyt, args) : nullptr;
+             const float* gy_all = db.present() && !bias_by_dnnl ? (trim ? load(dy, args) : gy ? gy : load(dy, args))
+                                                                 : nullptr;
+             if (dx.present()) {
+               float* dst = target(dx, args);
+               if (bp->has_data) {
+                 run_primitive(bp->data, {{DNNL_ARG_DIFF_DST, memory(bp->dst, eng, gy)},
+                                          {DNNL_ARG_WEIGHTS, memory(bp->wei, eng, load(w, args))},
+                                          {DNNL_ARG_DIFF_SRC, memory(bp->src, eng, dst)},
+                                          {DNNL_ARG_SCRATCHPAD, memory(bp->scratch, eng, args.scratch(scratch))}});
+               } else {
+                 std::fill_n(dst, static_cast<size_t>(std::accumulate(dx.shape.begin(), dx.shape.end(), int64_t{1},
+                                                                      std::multiplies<>())),
+                             0.0f);
+               }
+               store(dx, args);
+             }
+             float* bias_dst = db.present() ? target(db, args) : nullptr;
+             if (dw.present()) {
+               float* dst = target(dw, args);
+               if (bp->has_weights) {
+                 std::unordered_map<int, memory> m = {
+                     {DNNL_ARG_DIFF_DST, memory(bp->dst, eng, gy)},
+                     {DNNL_ARG_SRC, memory(bp->src, eng, load(x, args))},
+                     {DNNL_ARG_DIFF_WEIGHTS, memory(bp->wei, eng, dst)},
+                     {DNNL_ARG_SCRATCHPAD, memory(bp->scratch, eng, args.scratch(scratch))}};
+                 if (bias_by_dnnl) m.emplace(DNNL_ARG_DIFF_BIAS, memory(bp->bias, eng, bias_dst));
+                 run_primitive(bp->weights, std::move(m));
+               } else {
+                 std::fill_n(dst, static_cast<size_t>(std::accumulate(dw.shape.begin(), dw.shape.end(), int64_t{1},
+                                                                      std::multiplies<>())),
+                             0.0f);
+               }
+               store(dw, args);
+             }
+             if (db.present()) {
+               if (!bias_by_dnnl) {  // gradBias[c] = sum over N and the spatial dims of gradOutput[:, c]
+                 const int64_t n = out_shape[0], c = out_shape[1];
+                 const int64_t sp =
+                     std::accumulate(out_shape.begin() + 2, out_shape.end(), int64_t{1}, std::multiplies<>());
+                 parallel_for(c, 1, [&](int64_t lo, int64_t hi, int) {
+                   for (int64_t j = lo; j < hi; ++j) {
+                     double sum = 0;
+                     for (int64_t i = 0; i < n; ++i) {
+                       const float* row = gy_all + (i * c + j) * sp;
+                       for (int64_t q = 0; q < sp; ++q) sum += row[q];
+                     }
+                     bias_dst[j] = static_cast<float>(sum);
+                   }
+                 });
+               }
+               store(db, args);
+             }
+           });
 }
 
 }  // namespace
