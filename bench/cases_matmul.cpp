@@ -30,9 +30,9 @@ std::vector<float> random_floats(int64_t n, uint64_t seed) {
 
 // The peers' own operands (host memory), [batch, m, k] @ [batch, k, n].
 struct HostGemm {
-  HostGemm(int64_t b, int64_t m, int64_t n, int64_t k)
-      : batch(b), m(m), n(n), k(k), a(random_floats(b * m * k, 1)), w(random_floats(b * k * n, 2)),
-        c(static_cast<size_t>(b * m * n)) {}
+  HostGemm(int64_t batch_, int64_t m_, int64_t n_, int64_t k_)
+      : batch(batch_), m(m_), n(n_), k(k_), a(random_floats(batch * m * k, 1)), w(random_floats(batch * k * n, 2)),
+        c(static_cast<size_t>(batch * m * n)) {}
   int64_t batch, m, n, k;
   std::vector<float> a, w, c;
 };

@@ -26,6 +26,7 @@
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mv.h"
+#include "aclnnop/aclnn_transpose_batch_mat_mul.h"
 #include "op_test_util.h"
 
 namespace {
@@ -620,6 +621,64 @@ TEST(Gemm, TransposeFlagsAndBroadcastC) {
     run_and_check(p, out, [&](uint64_t* w, aclOpExecutor** e) {
       return aclnnGemmGetWorkspaceSize(A.get(), B.get(), C.get(), alpha, beta, ta, tb, out.get(), 1, w, e);
     }, aclnnGemm);
+    if (HasFailure()) return;
+  }
+}
+
+struct IntArray {
+  explicit IntArray(const std::vector<int64_t>& v) : a(aclCreateIntArray(v.data(), v.size())) {}
+  ~IntArray() { aclDestroyIntArray(a); }
+  IntArray(const IntArray&) = delete;
+  IntArray& operator=(const IntArray&) = delete;
+  aclIntArray* a;
+};
+
+TEST(TransposeBatchMatMul, PermutationsAndBatchSplit) {
+  Rng rng(23);
+  for (int iter = 0; iter < 40; ++iter) {
+    const int64_t bs = 1 + static_cast<int64_t>(rng() % 4), m = pick_dim(rng), k = pick_dim(rng), n = pick_dim(rng);
+    const bool t1 = rng() % 2, t2 = rng() % 2;
+    std::vector<int64_t> splits;
+    for (int64_t d = 1; d <= bs; ++d)
+      if (bs % d == 0) splits.push_back(d);
+    const int64_t split = splits[rng() % splits.size()];
+    const aclDataType ta = kCube[rng() % 3], tb = kCube[rng() % 3], to = kCube[rng() % 3];
+    Tensor x1(view_desc(ta, t1 ? Shape{m, bs, k} : Shape{bs, m, k}, random_view(rng, true)));
+    Tensor x2(view_desc(tb, t2 ? Shape{bs, n, k} : Shape{bs, k, n}, random_view(rng, true)));
+    Tensor out(view_desc(to, split == 1 ? Shape{m, bs, n} : Shape{split, m, bs / split * n}, random_view(rng, false)));
+    x1.fill_random(rng, kPlain);
+    x2.fill_random(rng, kPlain);
+    out.fill(Num::real(NAN));
+    IntArray p1(t1 ? std::vector<int64_t>{1, 0, 2} : std::vector<int64_t>{0, 1, 2});
+    IntArray p2(t2 ? std::vector<int64_t>{0, 2, 1} : std::vector<int64_t>{0, 1, 2});
+    IntArray py({1, 0, 2});
+    Problem p;
+    p.repro = "TransposeBatchMatMul" + views_str({&x1, &x2, &out}, {"x1", "x2", "out"}) + " permX1=" +
+              (t1 ? "[1,0,2]" : "[0,1,2]") + " permX2=" + (t2 ? "[0,2,1]" : "[0,1,2]") +
+              " batchSplitFactor=" + std::to_string(split);
+    p.batch = {bs};
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.a = &x1;
+    p.am = t1 ? Map{1, 0, 2} : Map{0, 1, 2};
+    p.b = &x2;
+    p.bm = t2 ? Map{0, 2, 1} : Map{0, 1, 2};
+    // out is checked through a copy in [b, m, n] order.
+    Tensor logical(TensorDesc(to, {bs, m, n}));
+    p.cm = identity(3);
+    const int64_t per = bs / split;
+    ASSERT_EQ(run_two_phase([&](uint64_t* w, aclOpExecutor** e) {
+      return aclnnTransposeBatchMatMulGetWorkspaceSize(x1.get(), x2.get(), nullptr, nullptr, p1.a, p2.a, py.a, 1,
+                                                       static_cast<int32_t>(split), out.get(), w, e);
+    }, aclnnTransposeBatchMatMul), ACL_SUCCESS) << p.repro << ": " << aclGetRecentErrMsg();
+    out.download();
+    for_each_index({bs, m, n}, [&](const Shape& i) {
+      const Shape o = split == 1 ? Shape{i[1], i[0], i[2]} : Shape{i[0] / per, i[1], (i[0] % per) * n + i[2]};
+      logical.set(i, out.at(o));
+    });
+    p.out = &logical;
+    check(p);
     if (HasFailure()) return;
   }
 }

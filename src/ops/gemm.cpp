@@ -27,7 +27,8 @@ Dims logical_strides(const aclTensor& t, const Dims& strides, const MatMap& map)
   Dims r(map.dims.size(), 0);
   for (size_t i = 0; i < map.dims.size(); ++i) {
     const int d = map.dims[i];
-    if (d >= 0 && t.view[static_cast<size_t>(d)] != 1) r[i] = strides[static_cast<size_t>(d)];
+    if (d >= 0 && t.view[static_cast<size_t>(d)] != 1)
+      r[i] = strides[static_cast<size_t>(d)] * (map.scale.empty() ? 1 : map.scale[i]);
   }
   return r;
 }

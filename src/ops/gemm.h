@@ -27,8 +27,11 @@
 namespace pacl {
 
 // Logical dim i of an operand is tensor dim dims[i], or -1 (absent: stride 0, i.e. broadcast / unit).
+// With scale, its stride is scale[i] times the tensor dim's stride (one tensor dim split into several
+// logical dims, as TransposeBatchMatMul's batchSplitFactor does).
 struct MatMap {
   std::vector<int> dims;  // batch dims (aligned to the product's batch shape), rows, cols
+  std::vector<int64_t> scale;  // empty: all 1
 };
 
 struct MatmulProblem {

@@ -6,6 +6,8 @@
 //   Baddbmm       out = beta * self + alpha * (batch1 @ batch2)      (self broadcasts to [b, m, n])
 //   Addbmm        out = beta * self + alpha * sum_i batch1[i] @ batch2[i]
 //   Gemm          out = alpha * op(A) @ op(B) + beta * C             (op: optional transpose)
+//   TransposeBatchMatMul  out = (x1.permute(permX1) @ x2.permute(permX2)).permute(permY), the batch
+//                 optionally split into batchSplitFactor blocks laid side by side along N
 // beta == 0 ignores self (NaN included), alpha == 0 ignores the product (PyTorch's BLAS semantics).
 // Everything computes in float32 and is rounded once to out's dtype.
 #include "aclnnop/aclnn_addbmm.h"
@@ -15,6 +17,7 @@
 #include "aclnnop/aclnn_gemm.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_transpose_batch_mat_mul.h"
 #include "core/dense.h"
 #include "core/phase.h"
 #include "ops/elementwise_op.h"
@@ -315,6 +318,70 @@ void plan_gemm_op(OpBuilder& b, const aclTensor* a_arg, const aclTensor* b_arg, 
   finish_product(b, prob, "gemm");
 }
 
+// ---- TransposeBatchMatMul ---------------------------------------------------------------------------
+
+std::vector<int64_t> perm3(OpBuilder& b, const aclIntArray* a, const char* name,
+                           std::initializer_list<std::vector<int64_t>> allowed, const char* allowed_text) {
+  const std::vector<int64_t> v = b.int_array(a, name).values;
+  for (const auto& x : allowed)
+    if (v == x) return v;
+  invalid("{} is {}, expected {}", name, dims_str(v), allowed_text);
+}
+
+void plan_transpose_bmm(OpBuilder& b, const aclTensor* x1_arg, const aclTensor* x2_arg, const aclTensor* bias_arg,
+                        const aclTensor* scale_arg, const aclIntArray* perm_x1, const aclIntArray* perm_x2,
+                        const aclIntArray* perm_y, int8_t cube, int32_t split, aclTensor* out_arg) {
+  const aclTensor& x1 = b.input(x1_arg, "x1");
+  const aclTensor& x2 = b.input(x2_arg, "x2");
+  if (bias_arg) invalid("bias is reserved by aclnnTransposeBatchMatMul and must be null");
+  if (scale_arg) unsupported("scale (an int8 quantized output) is not supported by pacl's aclnnTransposeBatchMatMul yet");
+  const std::vector<int64_t> p1 = perm3(b, perm_x1, "permX1", {{0, 1, 2}, {1, 0, 2}}, "[0, 1, 2] or [1, 0, 2]");
+  const std::vector<int64_t> p2 = perm3(b, perm_x2, "permX2", {{0, 1, 2}, {0, 2, 1}}, "[0, 1, 2] or [0, 2, 1]");
+  perm3(b, perm_y, "permY", {{1, 0, 2}}, "[1, 0, 2]");
+  const aclTensor& out = b.output(out_arg, "out");
+  check_cube_dtypes(b, {{"x1", &x1}, {"x2", &x2}, {"out", &out}});
+  check_dims(x1, "x1", 3, 3);
+  check_dims(x2, "x2", 3, 3);
+  check_cube_math_type(cube);
+  auto dim = [](const aclTensor& t, const std::vector<int64_t>& p, int i) { return t.view[static_cast<size_t>(p[static_cast<size_t>(i)])]; };
+  const int64_t batch = dim(x1, p1, 0), m = dim(x1, p1, 1), k = dim(x1, p1, 2);
+  if (dim(x2, p2, 0) != batch)
+    invalid("x2 has batch {} (shape {}, permX2 {}), expected x1's batch {}", dim(x2, p2, 0), dims_str(x2.view),
+            dims_str(p2), batch);
+  if (dim(x2, p2, 1) != k)
+    invalid("x1 {} and x2 {} cannot be multiplied: the reduced dims differ ({} vs {})", dims_str(x1.view),
+            dims_str(x2.view), k, dim(x2, p2, 1));
+  const int64_t n = dim(x2, p2, 2);
+  if (split < 1 || batch % split != 0)
+    invalid("batchSplitFactor is {}, expected a divisor of the batch {}", split, batch);
+  MatmulProblem prob;
+  prob.m = m;
+  prob.k = k;
+  prob.n = n;
+  const int a0 = static_cast<int>(p1[0]), b0 = static_cast<int>(p2[0]);
+  prob.a = &x1;
+  prob.b = &x2;
+  prob.c = &out;
+  if (split == 1) {
+    check_shape_equals(out, "out", {m, batch, n}, "the product's shape permuted by permY");
+    prob.batch = {batch};
+    prob.a_map.dims = {a0, static_cast<int>(p1[1]), static_cast<int>(p1[2])};
+    prob.b_map.dims = {b0, static_cast<int>(p2[1]), static_cast<int>(p2[2])};
+    prob.c_map.dims = {1, 0, 2};
+  } else {  // batch b = s * (batch / split) + t lands in out[s, :, t * n : (t + 1) * n]
+    const int64_t per = batch / split;
+    check_shape_equals(out, "out", {split, m, per * n}, "the product's shape split by batchSplitFactor");
+    prob.batch = {split, per};
+    prob.a_map.dims = {a0, a0, static_cast<int>(p1[1]), static_cast<int>(p1[2])};
+    prob.a_map.scale = {per, 1, 1, 1};
+    prob.b_map.dims = {b0, b0, static_cast<int>(p2[1]), static_cast<int>(p2[2])};
+    prob.b_map.scale = {per, 1, 1, 1};
+    prob.c_map.dims = {0, 2, 1, 2};
+    prob.c_map.scale = {1, n, 1, 1};
+  }
+  finish_product(b, prob, "transpose_batch_matmul");
+}
+
 }  // namespace
 }  // namespace pacl
 
@@ -402,6 +469,19 @@ aclnnStatus aclnnGemmGetWorkspaceSize(const aclTensor* A, const aclTensor* B, co
   return pacl::run_phase1(pacl::op_Gemm, "aclnnGemmGetWorkspaceSize", workspaceSize, executor, [&](OpBuilder& b) {
     pacl::plan_gemm_op(b, A, B, C, alpha, beta, transA, transB, out, cubeMathType);
   });
+}
+
+aclnnStatus aclnnTransposeBatchMatMulGetWorkspaceSize(const aclTensor* x1, const aclTensor* x2, const aclTensor* bias,
+                                                      const aclTensor* scale, const aclIntArray* permX1,
+                                                      const aclIntArray* permX2, const aclIntArray* permY,
+                                                      int8_t cubeMathType, const int32_t batchSplitFactor,
+                                                      aclTensor* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+  return pacl::run_phase1(pacl::op_TransposeBatchMatMul, "aclnnTransposeBatchMatMulGetWorkspaceSize", workspaceSize,
+                          executor, [&](OpBuilder& b) {
+                            pacl::plan_transpose_bmm(b, x1, x2, bias, scale, permX1, permX2, permY, cubeMathType,
+                                                     batchSplitFactor, out);
+                          });
 }
 
 }  // extern "C"
