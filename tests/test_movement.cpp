@@ -796,3 +796,39 @@ TEST(RepeatInterleave, BadArguments) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace optest;
+
+// Large joins and splits run as one parallel region of similar-size units (pieces cut along a dim).
+TEST(Cat, LargeJoinsAndSplitsUseThreads) {
+  Rng rng(14);
+  for (int64_t dim : {0, 1}) {
+    std::vector<std::unique_ptr<Tensor>> ins;
+    Shape os = {dim == 0 ? 0 : 201, dim == 1 ? 0 : 201};
+    for (int64_t rows : {97, 250, 3}) {
+      Shape s = {dim == 0 ? rows : 201, dim == 1 ? rows : 201};
+      os[static_cast<size_t>(dim)] += rows;
+      ins.push_back(std::make_unique<Tensor>(random_view(ACL_FLOAT, s, rng)));
+      fill_bytes(*ins.back(), rng);
+    }
+    Tensor out(TensorDesc(ACL_FLOAT, os));
+    TensorList list(ptrs(ins));
+    const std::string r = "Cat tensors=" + descs(ins) + " dim=" + std::to_string(dim);
+    ASSERT_TRUE(run_ok(r, [&](uint64_t* w, aclOpExecutor** e) { return aclnnCatGetWorkspaceSize(list.get(), dim, out.get(), w, e); }, aclnnCat));
+    expect_moved(r, out, out.host(), [&](const Shape& i) {
+      Shape j = i;
+      size_t k = 0;
+      for (; j[static_cast<size_t>(dim)] >= ins[k]->desc().shape[static_cast<size_t>(dim)]; ++k) j[static_cast<size_t>(dim)] -= ins[k]->desc().shape[static_cast<size_t>(dim)];
+      return Source{ins[k].get(), j};
+    });
+    Tensor self(random_view(ACL_INT16, {700, 100}, rng));
+    fill_bytes(self, rng);
+    check_split(rng, "SplitTensor large", self, 0, {300, 300, 100},
+                [&](aclTensorList* o, uint64_t* w, aclOpExecutor** e) { return aclnnSplitTensorGetWorkspaceSize(self.get(), 300, 0, o, w, e); },
+                aclnnSplitTensor);
+  }
+}
+
+}  // namespace

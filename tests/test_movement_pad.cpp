@@ -323,3 +323,27 @@ TEST(Triangle, BadArguments) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace optest;
+
+TEST(Pad, LargePadsUseThreads) {
+  Rng rng(103);
+  const Shape s = {2, 100, 150};
+  const std::vector<int64_t> pad = {5, 17, 99, 3};
+  Tensor self(random_view(ACL_FLOAT, s, rng));
+  fill_bytes(self, rng);
+  const Shape os = padded_shape(s, pad);
+  for (Mode m : {Mode::kReflect, Mode::kCircular}) {
+    Tensor out(TensorDesc(ACL_FLOAT, os));
+    IntArray pd(pad);
+    const std::string r = "pad2d mode " + std::to_string(static_cast<int>(m)) + " self=" + self.desc().str() + " padding=" + list_str(pad);
+    const PadFn fn = m == Mode::kReflect ? aclnnReflectionPad2dGetWorkspaceSize : m == Mode::kReplicate ? aclnnReplicationPad2dGetWorkspaceSize : aclnnCircularPad2dGetWorkspaceSize;
+    const Phase2Fn fn2 = m == Mode::kReflect ? aclnnReflectionPad2d : m == Mode::kReplicate ? aclnnReplicationPad2d : aclnnCircularPad2d;
+    ASSERT_TRUE(run_ok(r, [&](uint64_t* w, aclOpExecutor** e) { return fn(self.get(), pd.a, out.get(), w, e); }, fn2));
+    expect_moved(r, out, out.host(), [&](const Shape& i) { return Source{&self, pad_source(m, false, s, pad, i)}; });
+  }
+}
+
+}  // namespace

@@ -95,7 +95,7 @@ void plan_cat(OpBuilder& b, const aclTensorList* tensors_arg, int64_t dim, const
     pp.copy(dst, at * dst.strides[static_cast<size_t>(d)], dst.strides, src[i], 0, src[i].strides, ts[i]->view);
     at += ts[i]->view[static_cast<size_t>(d)];
   }
-  pp.finish(fmt::format("cat.{}", dtype_name(out.dtype)));
+  pp.finish(fmt::format("cat.{}", dtype_name(out.dtype)), PiecePlan::Order::kDisjoint);
 }
 
 void plan_stack(OpBuilder& b, const aclTensorList* tensors_arg, int64_t dim, const aclTensor* out_arg) {
@@ -120,7 +120,7 @@ void plan_stack(OpBuilder& b, const aclTensorList* tensors_arg, int64_t dim, con
   for (size_t i = 0; i < ts.size(); ++i)
     pp.copy(dst, static_cast<int64_t>(i) * dst.strides[static_cast<size_t>(d)], ds, src[i], 0, src[i].strides,
             r.view);
-  pp.finish(fmt::format("stack.{}", dtype_name(out.dtype)));
+  pp.finish(fmt::format("stack.{}", dtype_name(out.dtype)), PiecePlan::Order::kDisjoint);
 }
 
 // out[i] = self[..., begin_i : begin_i + sizes[i], ...] along d.
@@ -145,7 +145,7 @@ void plan_split(OpBuilder& b, const aclTensor& self, const std::vector<const acl
     pp.copy(dst[i], 0, dst[i].strides, src, at * src.strides[static_cast<size_t>(d)], src.strides, outs[i]->view);
     at += sizes[i];
   }
-  pp.finish(fmt::format("split.{}", dtype_name(self.dtype)));
+  pp.finish(fmt::format("split.{}", dtype_name(self.dtype)), PiecePlan::Order::kDisjoint);
 }
 
 void plan_split_tensor(OpBuilder& b, const aclTensor* self_arg, uint64_t sections, int64_t dim,
@@ -239,7 +239,7 @@ void plan_chunk_cat(OpBuilder& b, const aclTensorList* tensors_arg, int64_t dim,
     }
     col += chunk_rows[i] * inner[i];
   }
-  pp.finish(fmt::format("chunk_cat.{}", dtype_name(out.dtype)));
+  pp.finish(fmt::format("chunk_cat.{}", dtype_name(out.dtype)), PiecePlan::Order::kDisjoint);
 }
 
 }  // namespace

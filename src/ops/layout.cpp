@@ -252,7 +252,7 @@ void plan_roll(OpBuilder& b, const aclTensor* x_arg, const aclIntArray* shifts_a
       maps.push_back(roll_map(x.view[static_cast<size_t>(k)], total[static_cast<size_t>(k)]));
     pp.gather(dst, src, maps);
   }
-  pp.finish(fmt::format("roll.{}", dtype_name(x.dtype)));
+  pp.finish(fmt::format("roll.{}", dtype_name(x.dtype)), PiecePlan::Order::kDisjoint);
 }
 
 constexpr DTypeMask kDiagTypes = kAllTypes | dtype_mask({DType::kComplex64});

@@ -114,7 +114,7 @@ void plan_mode_pad(OpBuilder& b, const ModeSpec& spec, const aclTensor* self_arg
   PiecePlan pp(b);
   const PiecePlan::Operand src = pp.source(self), dst = pp.dest(out);
   pp.gather(dst, src, p.maps);
-  pp.finish(fmt::format("pad.{}", dtype_name(self.dtype)));
+  pp.finish(fmt::format("pad.{}", dtype_name(self.dtype)), PiecePlan::Order::kDisjoint);
 }
 
 void plan_mode_pad_backward(OpBuilder& b, const ModeSpec& spec, const aclTensor* grad_out_arg,
@@ -163,7 +163,7 @@ void plan_constant_pad(OpBuilder& b, const aclTensor* self_arg, const aclIntArra
   PiecePlan pp(b);
   const PiecePlan::Operand src = pp.source(self), dst = pp.dest(out);
   pp.gather(dst, src, p.maps, element_bytes(self.dtype, value));
-  pp.finish(fmt::format("constant_pad.{}", dtype_name(self.dtype)));
+  pp.finish(fmt::format("constant_pad.{}", dtype_name(self.dtype)), PiecePlan::Order::kDisjoint);
 }
 
 constexpr DTypeMask kCircularTypes =

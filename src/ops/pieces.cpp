@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/convert.h"
+#include "core/parallel.h"
 #include "ops/elementwise_op.h"
 
 namespace pacl {
@@ -162,9 +163,56 @@ void accumulate_strided(const Dims& shape, T* dst, const Dims& ds, const T* src,
 
 }  // namespace
 
-void PiecePlan::finish(const std::string& name) {
-  p_.finish(name, [pieces = pieces_](const DenseArgs& a) {
-    for (const Piece& p : pieces) {
+namespace {
+
+int64_t piece_numel(const Dims& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+}  // namespace
+
+void PiecePlan::finish(const std::string& name, Order order) {
+  std::vector<Piece> units;
+  int64_t total = 0;
+  bool accumulates = false;
+  for (const Piece& p : pieces_) {
+    total += piece_numel(p.shape);
+    accumulates |= p.kind == Kind::kAccumulate;
+  }
+  constexpr int64_t kParallel = 64 * 1024;
+  const bool split = order == Order::kDisjoint && !accumulates && total >= kParallel;
+  if (split) {  // cut big pieces along one dim into units of about `target` elements
+    const int64_t target = std::max<int64_t>(16 * 1024, total / (4 * max_threads()));
+    for (const Piece& p : pieces_) {
+      const int64_t n = piece_numel(p.shape);
+      const int64_t want = (n + target - 1) / target;
+      size_t dim = p.shape.size();  // the outermost dim long enough, else the longest
+      for (size_t k = 0; k < p.shape.size() && dim == p.shape.size(); ++k)
+        if (p.shape[k] >= want) dim = k;
+      if (dim == p.shape.size())
+        for (size_t k = dim = 0; k < p.shape.size(); ++k)
+          if (p.shape[k] > p.shape[dim]) dim = k;
+      const int64_t parts = p.shape.empty() ? 1 : std::min(want, p.shape[dim]);
+      if (parts <= 1) {
+        units.push_back(p);
+        continue;
+      }
+      const int64_t ext = p.shape[dim], step = (ext + parts - 1) / parts;
+      for (int64_t at = 0; at < ext; at += step) {
+        Piece u = p;
+        u.shape[dim] = std::min(step, ext - at);
+        u.dst_offset += at * p.dst_strides[dim];
+        u.src_offset += at * p.src_strides[dim];
+        units.push_back(std::move(u));
+      }
+    }
+  } else {
+    units = pieces_;
+  }
+  p_.finish(name, [units = std::move(units), split](const DenseArgs& a) {
+    auto run = [&](const Piece& p) {
       const int64_t dsz = static_cast<int64_t>(dtype_size(p.dst_t)), ssz = static_cast<int64_t>(dtype_size(p.src_t));
       char* dst = static_cast<char*>(a.ptr(p.dst)) + p.dst_offset * dsz;
       switch (p.kind) {
@@ -186,6 +234,13 @@ void PiecePlan::finish(const std::string& name) {
           break;
         }
       }
+    };
+    if (split && units.size() > 1) {  // copies inside run inline (nested parallel_for)
+      parallel_for(static_cast<int64_t>(units.size()), 1, [&](int64_t from, int64_t to, int) {
+        for (int64_t u = from; u < to; ++u) run(units[static_cast<size_t>(u)]);
+      });
+    } else {
+      for (const Piece& p : units) run(p);
     }
   });
 }

@@ -70,7 +70,11 @@ class PiecePlan {
   // been zero-filled (or hold what to add to).
   void scatter_add(const Operand& grad_in, const Operand& grad_out, const std::vector<std::vector<int64_t>>& maps);
 
-  void finish(const std::string& name);
+  // kInOrder: pieces run one after another (a later piece may overwrite an earlier one: fill,
+  // then copy a diagonal); kDisjoint: they write disjoint regions, so the whole list is cut into
+  // units of similar size run in one parallel region.
+  enum class Order { kInOrder, kDisjoint };
+  void finish(const std::string& name, Order order = Order::kInOrder);
   DensePlan& dense() { return p_; }
 
  private:
