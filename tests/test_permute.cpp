@@ -122,3 +122,66 @@ TEST(Permute, BadArguments) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace optest;
+
+// The cache-blocked transposing copy (register transposes of 8 x 8 / 4 x 4 blocks plus scalar
+// edges): every element size, sizes that are not multiples of the block or the tile, strided and
+// offset views on both sides, a batch dim outside the transposed plane.
+TEST(Permute, TiledTransposesEveryElementSize) {
+  Rng rng(9);
+  const std::vector<aclDataType> dtypes = {ACL_INT8, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX128};
+  const std::vector<std::pair<Shape, std::vector<int64_t>>> cases = {
+      {{67, 133}, {1, 0}}, {{8, 8}, {1, 0}}, {{129, 9}, {-1, 0}}, {{3, 70, 41}, {0, 2, 1}}, {{33, 2, 65}, {2, 1, 0}}};
+  for (aclDataType t : dtypes)
+    for (const auto& [shape, dims] : cases) {
+      TensorDesc sd(t, shape);
+      if (rng() % 2) {
+        Shape st = contiguous_strides(shape);
+        for (auto& x : st) x *= 2;
+        sd = TensorDesc(t, shape, st, 5);
+      }
+      Shape oshape;
+      for (int64_t d : dims) oshape.push_back(shape[static_cast<size_t>((d + static_cast<int64_t>(shape.size())) % static_cast<int64_t>(shape.size()))]);
+      check_permute(rng, sd, dims, TensorDesc(t, oshape));
+      if (HasFailure()) return;
+    }
+}
+
+}  // namespace
+
+namespace {
+
+using namespace optest;
+
+// Copies of 8 MiB and more write with non-temporal stores: a transposed one (two 8 x 8 blocks per
+// destination line) and contiguous ones with a misaligned head and tail.
+TEST(Permute, LargeStreamingCopies) {
+  // Values are their own flat index: the check is a plain loop over the host copies.
+  auto run = [](const TensorDesc& sd, const std::vector<int64_t>& dims, const TensorDesc& od) {
+    Tensor self(sd), out(od);
+    auto* sp = reinterpret_cast<int32_t*>(self.host().data());
+    for (int64_t k = 0; k < sd.storage_elems(); ++k) sp[k] = static_cast<int32_t>(k);
+    self.upload();
+    IntArray d(dims);
+    ASSERT_EQ(run_two_phase([&](uint64_t* w, aclOpExecutor** e) { return aclnnPermuteGetWorkspaceSize(self.get(), d.a, out.get(), w, e); }, aclnnPermute), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    out.download();
+    const auto* op = reinterpret_cast<const int32_t*>(out.host().data());
+    const Shape ss = sd.view_strides();
+    const bool transposed = dims[0] == 1;
+    int64_t bad = 0;
+    for (int64_t i = 0; i < od.shape[0]; ++i)
+      for (int64_t j = 0; j < od.shape[1]; ++j) {
+        const int64_t want = sd.offset + (transposed ? j * ss[0] + i * ss[1] : i * ss[0] + j * ss[1]);
+        bad += op[od.offset + i * od.shape[1] + j] != want;
+      }
+    EXPECT_EQ(bad, 0) << "Permute self=" << sd.str() << " out=" << od.str();
+  };
+  run(TensorDesc(ACL_FLOAT, {1032, 2048}), {1, 0}, TensorDesc(ACL_FLOAT, {2048, 1032}));
+  run(TensorDesc(ACL_INT32, {2100, 1030}, {}, 3), {0, 1}, TensorDesc(ACL_INT32, {2100, 1030}, {}, 1));
+}
+
+}  // namespace
