@@ -135,6 +135,23 @@ void check_index_values(const char* op, const char* arg, const Dims& idx_shape, 
   }
 }
 
+void linearize_tuples(const char* op, const char* arg, const Dims& idx_shape, const int64_t* idx, int64_t n,
+                      int64_t c, const Dims& shape, IndexRule rule, const char* what, int64_t* rows) {
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t r = 0;
+    for (int64_t k = 0; k < c; ++k) {
+      const int64_t size = shape[static_cast<size_t>(k)];
+      const int64_t v = idx[j * c + k];
+      const int64_t lo = rule == IndexRule::kWrap ? -size : 0;
+      if (v < lo || v >= size)
+        throw InvalidArgument(fmt::format("aclnn{}: {}{} is {}, expected a value in [{}, {}) ({}.shape[{}] is {})", op,
+                                          arg, position_str(idx_shape, j * c + k), v, lo, size, what, k, size));
+      r = r * size + wrap_index(v, size);
+    }
+    rows[j] = r;
+  }
+}
+
 const char* reduce_name(Reduce r) {
   switch (r) {
     case Reduce::kNone: return "none";
@@ -184,6 +201,23 @@ void gather_rows(size_t esize, const void* src, void* dst, const RowWalk& w) {
       parallel_for(rows, std::max<int64_t>(1, kGrainElements / w.inner), run);
     else
       run(0, rows, 0);
+  });
+}
+
+void fill_rows(size_t esize, const void* value, void* dst, const RowWalk& w, IndexRule rule) {
+  if (w.outer == 0 || w.n == 0 || w.inner == 0) return;
+  const int64_t lo = rule == IndexRule::kWrap ? -w.dst_rows : 0;
+  visit_size(esize, [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    U v;
+    std::memcpy(&v, value, sizeof(U));
+    U* d = static_cast<U*>(dst);
+    for (int64_t o = 0; o < w.outer; ++o)
+      for (int64_t j = 0; j < w.n; ++j) {
+        const int64_t k = w.idx[j];
+        if (k < lo || k >= w.dst_rows) continue;
+        std::fill_n(d + (o * w.dst_rows + wrap_index(k, w.dst_rows)) * w.inner, w.inner, v);
+      }
   });
 }
 

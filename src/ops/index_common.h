@@ -40,6 +40,12 @@ std::string position_str(const Dims& shape, int64_t pos);
 void check_index_values(const char* op, const char* arg, const Dims& idx_shape, const int64_t* idx, int64_t n,
                         int64_t size, IndexRule rule, const std::string& what);
 
+// Tuples of c coordinates (idx holds n tuples, c values each, from a tensor of shape idx_shape)
+// into linear row numbers of shape[0..c): rows[j] = sum_k wrap(idx[j*c+k]) * prod(shape[k+1..c)).
+// Checks every coordinate at run time as check_index_values does (what: "<what>.shape[k]").
+void linearize_tuples(const char* op, const char* arg, const Dims& idx_shape, const int64_t* idx, int64_t n,
+                      int64_t c, const Dims& shape, IndexRule rule, const char* what, int64_t* rows);
+
 // ---- row walk -------------------------------------------------------------------------------------
 // src is [outer, src_rows, inner], dst is [outer, dst_rows, inner] (dense, row-major). Index j of a
 // group names a row. `groups` index groups of n values each: outer position o uses group
@@ -55,6 +61,10 @@ struct RowWalk {
 void gather_rows(size_t esize, const void* src, void* dst, const RowWalk& w);
 // dst[o, wrap(idx[j]), :] = src[o, j, :]  (src_rows == n); a repeated index: the last j wins.
 void scatter_rows(size_t esize, const void* src, void* dst, const RowWalk& w);
+
+// dst[o, wrap(idx[j]), :] = value (esize bytes) for every j whose index is inside [-rows, rows)
+// (kWrap) or [0, rows); others are skipped (IndexFill).
+void fill_rows(size_t esize, const void* value, void* dst, const RowWalk& w, IndexRule rule);
 
 // Reductions of a scatter into its destination.
 enum class Reduce { kNone, kAdd, kMul, kMax, kMin, kMean };

@@ -204,18 +204,7 @@ void plan_gather_nd(OpBuilder& b, const aclTensor* self_arg, const aclTensor* in
   p.finish(std::string("index.gather_nd.") + dtype_name(self.dtype), [=](const DenseArgs& a) {
     const int64_t* idx = a.in<int64_t>(i);
     int64_t* rows = a.scratch<int64_t>(rows_at);
-    for (int64_t j = 0; j < n; ++j) {  // each tuple -> the linear row it names
-      int64_t r = 0;
-      for (int64_t k = 0; k < c; ++k) {
-        const int64_t size = sshape[static_cast<size_t>(k)];
-        const int64_t v = idx[j * c + k];
-        if (v < (rule == IndexRule::kWrap ? -size : 0) || v >= size)
-          check_index_values("GatherNd", "indices", ishape, idx + j * c + k, 1, size, rule,
-                             fmt::format("self.shape[{}] at indices{}", k, position_str(ishape, j * c + k)));
-        r = r * size + wrap_index(v, size);
-      }
-      rows[j] = r;
-    }
+    linearize_tuples("GatherNd", "indices", ishape, idx, n, c, sshape, rule, "self", rows);
     RowWalk walk = w;
     walk.idx = rows;
     gather_rows(esize, a.ptr(s), a.ptr(o), walk);
