@@ -111,6 +111,32 @@ struct IntArray {
   aclIntArray* a;
 };
 
+// An aclTensorList over aliases of existing tensors (same device buffer and view): the list owns
+// and destroys the aliases, the Tensor objects keep owning their own handles and buffers.
+class TensorListOf {
+ public:
+  explicit TensorListOf(const std::vector<const Tensor*>& ts) {
+    std::vector<aclTensor*> raw;
+    for (const Tensor* t : ts) {
+      void* addr = nullptr;
+      EXPECT_EQ(aclGetRawTensorAddr(t->get(), &addr), ACL_SUCCESS);
+      const TensorDesc& d = t->desc();
+      const Shape st = d.view_strides();
+      const int64_t storage[1] = {d.storage_elems()};
+      raw.push_back(aclCreateTensor(d.shape.data(), d.shape.size(), d.dtype, st.data(), d.offset, ACL_FORMAT_ND,
+                                    storage, 1, addr));
+    }
+    l_ = aclCreateTensorList(raw.data(), raw.size());
+  }
+  ~TensorListOf() { aclDestroyTensorList(l_); }
+  TensorListOf(const TensorListOf&) = delete;
+  TensorListOf& operator=(const TensorListOf&) = delete;
+  aclTensorList* get() const { return l_; }
+
+ private:
+  aclTensorList* l_ = nullptr;
+};
+
 inline std::string vec_str(const std::vector<int64_t>& v) {
   std::string r = "[";
   for (size_t i = 0; i < v.size(); ++i) r += (i ? "," : "") + std::to_string(v[i]);

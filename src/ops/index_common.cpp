@@ -294,6 +294,15 @@ void scatter_rows_reduce(DType t, Reduce r, const void* src, void* dst, const Ro
   });
 }
 
+void accumulate_into(DType t, void* dst, const void* src, int64_t n) {
+  visit_reduce(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* d = static_cast<T*>(dst);
+    const T* s = static_cast<const T*>(src);
+    for (int64_t i = 0; i < n; ++i) d[i] = add(d[i], s[i]);
+  });
+}
+
 // ---- elements --------------------------------------------------------------------------------------
 
 namespace {

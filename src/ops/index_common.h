@@ -76,6 +76,9 @@ const char* reduce_name(Reduce r);
 // only (nullptr: 1). Index values are combined in order, so results are deterministic.
 void scatter_rows_reduce(DType t, Reduce r, const void* src, void* dst, const RowWalk& w, const void* alpha);
 
+// dst[i] += src[i] for i < n, in dtype t (as scatter_rows_reduce).
+void accumulate_into(DType t, void* dst, const void* src, int64_t n);
+
 // ---- element walk ---------------------------------------------------------------------------------
 // The index tensor has shape `ishape` (rank r) and is dense. For every position p of ishape:
 //   gather:  out[p] = data[p with p[dim] := idx[p]]      (out dense over ishape)
