@@ -49,6 +49,19 @@ int OpBuilder::slot_of(const aclTensor& t) const {
   return -1;
 }
 
+void OpBuilder::kernel_sets_view(const aclTensor& t) {
+  const int k = slot_of(t);
+  if (k < 0 || !e_.slots[static_cast<size_t>(k)].is_output) throw std::logic_error("kernel_sets_view: not an output slot");
+  e_.slots[static_cast<size_t>(k)].kernel_sets_view = true;
+}
+
+void set_view_from_kernel(aclTensor* t, const Dims& view) {
+  LiveObjects::get().with_live(t, Magic::kTensor, [&] {
+    t->view = view;
+    t->strides = contiguous_strides(view);
+  });
+}
+
 void OpBuilder::set_kernel(std::shared_ptr<const Kernel> k, uint64_t workspace_bytes) {
   e_.kernel = std::move(k);
   e_.workspace_size = workspace_bytes;
@@ -82,7 +95,16 @@ namespace {
 void* resolve(const OpInfo& op, const TensorSlot& s) {
   if (LiveObjects::get().kind_of(s.tensor) != Magic::kTensor)
     invalid("tensor '{}' of aclnn{} was destroyed between phase 1 and phase 2", s.name, op.name);
-  const aclTensor& t = *s.tensor;
+  aclTensor planned_view;
+  if (s.kernel_sets_view) {  // the view a previous run published is not the one planned: use the plan
+    planned_view.data = s.tensor->data;  // fields a kernel never writes: no race with a running one
+    planned_view.offset = s.tensor->offset;
+    planned_view.dtype = s.tensor->dtype;
+    planned_view.format = s.tensor->format;
+    planned_view.view = s.view;
+    planned_view.strides = s.strides;
+  }
+  const aclTensor& t = s.kernel_sets_view ? planned_view : *s.tensor;
   if (t.view != s.view || t.strides != s.strides || t.offset != s.offset || t.dtype != s.dtype ||
       t.format != s.format) {
     aclTensor planned;

@@ -40,6 +40,9 @@ struct TensorSlot {
   int64_t offset;
   DType dtype;
   int32_t format;
+  // The kernel sets the tensor's view shape at run time (data-dependent output sizes): phase 2
+  // checks the planned description, not the current view.
+  bool kernel_sets_view = false;
 };
 
 }  // namespace pacl
@@ -77,6 +80,8 @@ class OpBuilder {
   // Slot index of the i-th tensor added (slot order = the order tensors were added).
   int slot_count() const { return static_cast<int>(e_.slots.size()); }
   int slot_of(const aclTensor& t) const;  // index of t among the slots; -1 if absent
+  // Marks output t as one whose view shape the kernel sets (see set_view_from_kernel).
+  void kernel_sets_view(const aclTensor& t);
   void set_kernel(std::shared_ptr<const Kernel> k, uint64_t workspace_bytes = 0);
   // The kernel and workspace set so far (lets an op wrap the kernel a shared planner built).
   const std::shared_ptr<const Kernel>& kernel() const { return e_.kernel; }
@@ -88,6 +93,12 @@ class OpBuilder {
   std::vector<const aclTensor*> add_list(const aclTensorList* l, const char* name, bool is_output);
   aclOpExecutor& e_;
 };
+
+// For kernels with data-dependent output sizes (Nonzero, Unique, ...): sets t's view shape to
+// `view` with contiguous strides once the result is known, as CANN does for such outputs (the
+// caller reads it back with aclGetViewShape after synchronizing). t must have been marked with
+// OpBuilder::kernel_sets_view; nothing happens if t was destroyed in the meantime.
+void set_view_from_kernel(aclTensor* t, const Dims& view);
 
 // Registers the live executor built in phase 1.
 aclOpExecutor* publish_executor(std::unique_ptr<aclOpExecutor> e);

@@ -19,6 +19,16 @@ class LiveObjects {
   // The kind p is registered with, or Magic::kDead if it is not live.
   Magic kind_of(const void* p) const;
   size_t count(Magic kind) const;
+  // Runs f() while p is held live (a concurrent destruction waits for it); returns false without
+  // calling f when p is not live with this kind.
+  template <typename F>
+  bool with_live(const void* p, Magic kind, F&& f) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto it = objects_.find(p);
+    if (it == objects_.end() || it->second != kind) return false;
+    f();
+    return true;
+  }
 
  private:
   mutable std::mutex mu_;

@@ -1,0 +1,21 @@
+/* pacl: out = inverse of each square matrix in the last two dims of self. */
+#ifndef OP_API_INC_LEVEL2_ACLNN_INVERSE_H_
+#define OP_API_INC_LEVEL2_ACLNN_INVERSE_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnInverseGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnInverse(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                   aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
