@@ -122,8 +122,8 @@ void plan_max_pool2d(OpBuilder& b, const aclTensor* self_a, const aclIntArray* k
   }
   const bool cl = !mask && channels_last_format(self, 2);
   if (mask && self.format == kFormatNHWC) invalid("self has format NHWC; aclnnMaxPool2dWithMask takes NCHW or ND");
-  if (out.format != self.format) invalid("out has format {}, expected the format of self ({})", out.format, self.format);
   check_pool_rank(self, "self", 2);
+  if (out.format != self.format) invalid("out has format {}, expected the format of self ({})", out.format, self.format);
   check_nonempty_planes(self, "self", 2);
   const FixedWindows w = torch_windows(2, kernel, stride, padding, dilation, mask);
   const Dims shape = pooled_shape(self, w, cl, ceil_mode);
