@@ -1,0 +1,24 @@
+/* pacl: gradient of 2-d adaptive average pooling with respect to its input. */
+#ifndef OP_API_INC_AdaptiveAvgPool2dBackward_H_
+#define OP_API_INC_AdaptiveAvgPool2dBackward_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnAdaptiveAvgPool2dBackwardGetWorkspaceSize(const aclTensor* gradOutput,
+                                                                     const aclTensor* self, aclTensor* out,
+                                                                     uint64_t* workspaceSize,
+                                                                     aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnAdaptiveAvgPool2dBackward(void* workspace, uint64_t workspaceSize,
+                                                     aclOpExecutor* executor, const aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
