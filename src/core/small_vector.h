@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -34,7 +35,7 @@ class SmallVector {
   using reverse_iterator = std::reverse_iterator<iterator>;
   using const_reverse_iterator = std::reverse_iterator<const_iterator>;
 
-  SmallVector() = default;
+  SmallVector() noexcept {}  // user-provided: `const Dims none;` is valid
   explicit SmallVector(size_t n) { resize(n); }
   SmallVector(size_t n, const T& v) { assign(n, v); }
   SmallVector(std::initializer_list<T> l) { assign(l.begin(), l.end()); }
@@ -101,6 +102,7 @@ class SmallVector {
 
   void reserve(size_t n) {
     if (n <= cap_) return;
+    if (n > static_cast<size_t>(PTRDIFF_MAX) / sizeof(T)) throw std::length_error("SmallVector: size too large");
     T* p = static_cast<T*>(std::malloc(n * sizeof(T)));
     if (!p) throw std::bad_alloc();
     if (size_) std::memcpy(p, ptr_, size_ * sizeof(T));
