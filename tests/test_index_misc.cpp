@@ -324,7 +324,7 @@ TEST(IndexMisc, RepeatInterleaveTensorAndGrad) {
     return aclnnRepeatInterleaveIntGetWorkspaceSize(self.get(), 1, 5, out.get(), w, e);
   });
   Tensor out4(TensorDesc(ACL_FLOAT, {4, 3}));
-  expect_run_failure("RepeatInterleaveWithDim repeats add to 3, not 4", "add up to 3 but outputSize is 4", [&](uint64_t* w, aclOpExecutor** e) {
+  expect_run_failure("RepeatInterleaveWithDim repeats add to 3, not 4", "repeats sum to 3, expected outputSize 4", [&](uint64_t* w, aclOpExecutor** e) {
     return aclnnRepeatInterleaveWithDimGetWorkspaceSize(self.get(), rt.get(), 0, 4, out4.get(), w, e);
   }, aclnnRepeatInterleaveWithDim);
 }

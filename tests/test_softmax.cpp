@@ -163,7 +163,8 @@ void check_case(Rng& rng, const Case& c, double special = 0) {
     ++i;
     bool ok;
     if (may_overflow && !std::isfinite(got)) return;
-    if (std::isnan(want) || std::isinf(want) || !std::isfinite(tol)) ok = std::isnan(want) ? std::isnan(got) : got == want;
+    if (std::isnan(want) || std::isinf(want)) ok = std::isnan(want) ? std::isnan(got) : got == want;
+    else if (!std::isfinite(tol)) ok = std::fabs(got - want) <= k * eps * std::fabs(want);  // the scale overflowed
     else ok = std::fabs(got - want) <= tol || (std::isinf(got) && std::signbit(got) == std::signbit(want) &&
                                                  std::fabs(want) * (1 + k * eps) >= max_finite);
     if (!ok && bad++ < 3)

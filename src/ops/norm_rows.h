@@ -61,41 +61,19 @@ inline T max(const T* x, int64_t n) {
   return m;
 }
 
-// sums of d(i) and d(i)^2 over i < n, lane-parallel like sum().
-template <typename T, typename F>
-inline void sum_and_squares(int64_t n, F&& d, T* s1, T* s2) {
-  constexpr int L = kLanes<T> / 2;
-  T a[L] = {}, b[L] = {};
-  int64_t i = 0;
-  for (; i + L <= n; i += L)
-    for (int l = 0; l < L; ++l) {
-      const T v = d(i + l);
-      a[l] += v;
-      b[l] += v * v;
-    }
-  T ta = 0, tb = 0;
-  for (; i < n; ++i) {
-    const T v = d(i);
-    ta += v;
-    tb += v * v;
-  }
-  for (int w = L / 2; w > 0; w /= 2)
-    for (int l = 0; l < w; ++l) {
-      a[l] += a[l + w];
-      b[l] += b[l + w];
-    }
-  *s1 = a[0] + ta;
-  *s2 = b[0] + tb;
-}
-
 // Mean and biased variance of x[0..n) by the corrected two-pass algorithm: m = sum(x) / n, then
 // with d = x - m: mean = m + sum(d) / n, var = (sum(d^2) - sum(d)^2 / n) / n. The correction
 // makes a constant row's mean exact and its variance 0.
 template <typename T>
 inline void mean_var(const T* x, int64_t n, T* mean, T* var) {
   const T m = sum<T>(n, [x](int64_t i) { return x[i]; }) / static_cast<T>(n);
-  T s1, s2;
-  sum_and_squares<T>(n, [x, m](int64_t i) { return x[i] - m; }, &s1, &s2);
+  // Two single-accumulator passes (over a row that is in L1 by now): GCC -O3 turns a fused
+  // two-accumulator lane loop into shuffles.
+  const T s1 = sum<T>(n, [x, m](int64_t i) { return x[i] - m; });
+  const T s2 = sum<T>(n, [x, m](int64_t i) {
+    const T d = x[i] - m;
+    return d * d;
+  });
   const T nn = static_cast<T>(n);
   *mean = std::isfinite(m) ? m + s1 / nn : m;  // an infinite mean stays as it is
   const T v = (s2 - s1 * s1 / nn) / nn;
