@@ -199,6 +199,8 @@ TEST(FillDiagonal, BadArguments) {
   expect_phase1_error("unequal dims", ACLNN_ERR_PARAM_INVALID, "selfRef", call(x, one));
   expect_phase1_error("rank 1", ACLNN_ERR_PARAM_INVALID, "selfRef", call(v, one));
   expect_phase1_error("overflow", ACLNN_ERR_PARAM_INVALID, "fillValue", call(i8, big));
+  Scalar nan(ScalarDesc(ACL_FLOAT, std::nan("")));
+  expect_phase1_error("nan into int8", ACLNN_ERR_PARAM_INVALID, "fillValue is nan", call(i8, nan));
   expect_phase1_error("null", ACLNN_ERR_PARAM_NULLPTR, "fillValue", [&](uint64_t* w, aclOpExecutor** e) {
     return aclnnInplaceFillDiagonalGetWorkspaceSize(i8.get(), nullptr, false, w, e);
   });

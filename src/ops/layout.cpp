@@ -7,6 +7,8 @@
 //   ChannelShuffle   self as [N, g, C/g, ...] read as [N, C/g, g, ...]
 //   ConfusionTranspose  reshape (of a dense copy) and permute   InplaceFillDiagonal  fills of diagonal views
 // RepeatInterleave with a repeats tensor reads its counts at run time.
+#include <cmath>
+
 #include "aclnnop/aclnn_channel_shuffle.h"
 #include "aclnnop/aclnn_confusion_transpose.h"
 #include "aclnnop/aclnn_diag.h"
@@ -510,6 +512,7 @@ void plan_fill_diagonal(OpBuilder& b, const aclTensor* self_arg, const aclScalar
   if (!is_compute_dtype(value.dtype)) invalid("fillValue has dtype {}, expected a real dtype", dtype_name(value.dtype));
   if (is_integral(self.dtype, true) && self.dtype != DType::kBool) {
     const double v = value.to_double();
+    if (std::isnan(v)) invalid("fillValue is nan, which selfRef's dtype {} cannot hold", dtype_name(self.dtype));
     double lo = 0, hi = 0;
     switch (self.dtype) {
       case DType::kUInt8: lo = 0, hi = 255; break;
