@@ -541,6 +541,12 @@ TEST(CoalesceSparse, BadArguments) {
   expect_phase1_error("rows", ACLNN_ERR_PARAM_INVALID, "indices has 5 rows", call(idx_bad, val, nval));
   expect_phase1_error("dtype", ACLNN_ERR_PARAM_INVALID, "values", call(idx, val_d, nval));
   expect_phase1_error("newValues", ACLNN_ERR_PARAM_INVALID, "newValuesOut", call(idx, val, nval_bad));
+  // An id outside [0, 3) is found when the kernel runs: the stream reports it.
+  for (int64_t i = 0; i < 4; ++i) uniq.set({i}, Num::integer(i));
+  uniq.upload();
+  const aclnnStatus st = run_two_phase(call(idx, val, nval), aclnnCoalesceSparse);
+  EXPECT_NE(st, ACL_SUCCESS) << "uniqueIndices[3] = 3 with 3 unique rows was not reported";
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("uniqueIndices[3] is 3"), std::string::npos) << aclGetRecentErrMsg();
 }
 
 // ---- NpuFormatCast ---------------------------------------------------------------------------------------------

@@ -156,13 +156,14 @@ void plan_coalesce_sparse(OpBuilder& b, const aclTensor* len_arg, const aclTenso
     const int64_t* uv = a.in<int64_t>(uk);
     const int64_t* iv = a.in<int64_t>(ik);
     int64_t* niv = a.out<int64_t>(nik);
+    for (int64_t i = 0; i < nnz; ++i)  // every id is checked before anything is written
+      if (uv[i] < 0 || uv[i] >= u) invalid("uniqueIndices[{}] is {}, expected an id in [0, {})", i, uv[i], u);
     visit_arithmetic<TypeSet::kNumeric>(vt, [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* vv = a.in<T>(vk);
       T* nvv = a.out<T>(nvk);
       for (int64_t i = 0; i < nnz; ++i) {
         const int64_t g = uv[i];
-        if (g < 0 || g >= u) invalid("uniqueIndices[{}] is {}, expected an id in [0, {})", i, g, u);
         std::memcpy(niv + g * m, iv + i * m, static_cast<size_t>(m) * sizeof(int64_t));
         for (int64_t j = 0; j < row; ++j) nvv[g * row + j] += vv[i * row + j];
       }
