@@ -4,10 +4,17 @@
 //   Repeat           out as [r0, s0, r1, s1, ...], source strides [0, st0, 0, st1, ...]
 //   RepeatInterleave out as [..., s_d, r, ...], source strides [..., st_d, 0, ...]
 //   Roll             two affine intervals per rolled dim   Diag / DiagFlat  zero + a diagonal view
+//   ChannelShuffle   self as [N, g, C/g, ...] read as [N, C/g, g, ...]
+//   ConfusionTranspose  reshape (of a dense copy) and permute   InplaceFillDiagonal  fills of diagonal views
 // RepeatInterleave with a repeats tensor reads its counts at run time.
+#include <cmath>
+
+#include "aclnnop/aclnn_channel_shuffle.h"
+#include "aclnnop/aclnn_confusion_transpose.h"
 #include "aclnnop/aclnn_diag.h"
 #include "aclnnop/aclnn_diag_flat.h"
 #include "aclnnop/aclnn_expand.h"
+#include "aclnnop/aclnn_fill_diagonal.h"
 #include "aclnnop/aclnn_flatten.h"
 #include "aclnnop/aclnn_flip.h"
 #include "aclnnop/aclnn_repeat.h"
@@ -422,6 +429,116 @@ void plan_interleave_counts(OpBuilder& b, const aclTensor* repeats_arg, int64_t 
   });
 }
 
+// ---- ChannelShuffle / ConfusionTranspose / InplaceFillDiagonal -------------------------------------
+
+constexpr DTypeMask kShuffleTypes = kAllTypes | dtype_mask({DType::kComplex64, DType::kComplex128});
+
+void plan_channel_shuffle(OpBuilder& b, const aclTensor* self_arg, int64_t groups, const aclTensor* out_arg) {
+  const aclTensor& self = b.input(self_arg, "self");
+  const aclTensor& out = b.output(out_arg, "out");
+  check_dtype_in(b.op(), "self", self.dtype, kShuffleTypes);
+  check_same_dtype(out, "out", self, "self");
+  check_rank_between(self, "self", 3, 7);
+  check_shape_equals(out, "out", self.view, "the shape of self");
+  const int64_t c = self.view[1];
+  if (groups <= 0 || c % groups != 0)
+    invalid("groups is {}, expected a positive divisor of self's {} channels", groups, c);
+  // Out channel j*groups + i is self channel i*(c/groups) + j: iterate (n, j, i, rest...).
+  const int64_t per = c / groups;
+  const Dims os = contiguous_strides(self.view);
+  Dims shape = {self.view[0], per, groups}, src = {self.strides[0], self.strides[1], per * self.strides[1]},
+       dst = {os[0], groups * os[1], os[1]};
+  for (size_t k = 2; k < self.view.size(); ++k) {
+    shape.push_back(self.view[k]);
+    src.push_back(self.strides[k]);
+    dst.push_back(os[k]);
+  }
+  plan_view(b, self, out, shape, src, 0, dst, "channel_shuffle");
+}
+
+constexpr DTypeMask kConfusionTypes =
+    dtype_mask({DType::kInt8, DType::kInt16, DType::kInt32, DType::kInt64, DType::kUInt8, DType::kUInt16, DType::kUInt32,
+                DType::kUInt64, DType::kFloat16, DType::kFloat, DType::kBFloat16});
+
+void plan_confusion_transpose(OpBuilder& b, const aclTensor* x_arg, const aclIntArray* perm_arg,
+                              const aclIntArray* shape_arg, bool transpose_first, const aclTensor* out_arg) {
+  const aclTensor& x = b.input(x_arg, "x");
+  const aclIntArray& perm_a = b.int_array(perm_arg, "perm");
+  const aclIntArray& shape_a = b.int_array(shape_arg, "shape");
+  const aclTensor& out = b.output(out_arg, "out");
+  check_dtype_in(b.op(), "x", x.dtype, kConfusionTypes);
+  check_same_dtype(out, "out", x, "x");
+  check_rank_between(x, "x", 1, 8);
+  const Dims& shape = shape_a.values;
+  int64_t n = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] < 0) invalid("shape[{}] is {}, expected a size >= 0", i, shape[i]);
+    n *= shape[i];
+  }
+  if (n != x.numel())
+    invalid("shape {} has {} elements, expected the {} elements of x {}", list_str(shape), n, x.numel(), dims_str(x.view));
+  if (shape.size() > 8) invalid("shape {} has {} dims, expected at most 8", list_str(shape), shape.size());
+  // The permuted tensor: x itself (transposeFirst) or x reshaped to `shape`.
+  const Dims& pre = transpose_first ? x.view : shape;
+  if (perm_a.values.size() != pre.size())
+    invalid("perm has {} entries, expected {} (the dims of {})", perm_a.values.size(), pre.size(),
+            transpose_first ? "x" : "shape");
+  const std::vector<int64_t> perm = wrap_dims(perm_a.values, static_cast<int64_t>(pre.size()), "perm", false);
+  Dims permuted(pre.size());
+  for (size_t i = 0; i < perm.size(); ++i) permuted[i] = pre[static_cast<size_t>(perm[i])];
+  check_shape_equals(out, "out", transpose_first ? shape : permuted, "the transposed and reshaped shape");
+  if (out.numel() == 0) return;
+  PiecePlan pp(b);
+  PiecePlan::Operand src = transpose_first ? pp.source(x) : pp.dense_source(x, x.dtype);
+  if (!transpose_first) src.strides = contiguous_strides(shape);
+  const PiecePlan::Operand dst = pp.dest(out);
+  Dims ss(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) ss[i] = src.strides[static_cast<size_t>(perm[i])];
+  pp.copy(dst, 0, contiguous_strides(permuted), src, 0, ss, permuted);
+  pp.finish(fmt::format("confusion_transpose.{}", dtype_name(x.dtype)));
+}
+
+constexpr DTypeMask kFillDiagonalTypes = kAllTypes | dtype_mask({DType::kComplex64});
+
+void plan_fill_diagonal(OpBuilder& b, const aclTensor* self_arg, const aclScalar* value_arg, bool wrap) {
+  const aclTensor& self = b.inout(self_arg, "selfRef");
+  const aclScalar& value = b.scalar(value_arg, "fillValue");
+  check_dtype_in(b.op(), "selfRef", self.dtype, kFillDiagonalTypes);
+  check_rank_between(self, "selfRef", 2, 8);
+  if (self.dim() > 2)
+    for (int64_t k = 1; k < self.dim(); ++k)
+      if (self.view[static_cast<size_t>(k)] != self.view[0])
+        invalid("selfRef {} has dims of different lengths, expected equal lengths for more than 2 dims", dims_str(self.view));
+  if (!is_compute_dtype(value.dtype)) invalid("fillValue has dtype {}, expected a real dtype", dtype_name(value.dtype));
+  if (is_integral(self.dtype, true) && self.dtype != DType::kBool) {
+    const double v = value.to_double();
+    if (std::isnan(v)) invalid("fillValue is nan, which selfRef's dtype {} cannot hold", dtype_name(self.dtype));
+    double lo = 0, hi = 0;
+    switch (self.dtype) {
+      case DType::kUInt8: lo = 0, hi = 255; break;
+      case DType::kInt8: lo = -128, hi = 127; break;
+      case DType::kInt16: lo = -32768, hi = 32767; break;
+      case DType::kInt32: lo = -2147483648.0, hi = 2147483647.0; break;
+      default: lo = -9.3e18, hi = 9.3e18; break;
+    }
+    if (v < lo || v > hi) invalid("fillValue {} overflows selfRef's dtype {}", value.describe(), dtype_name(self.dtype));
+  }
+  if (self.numel() == 0) return;
+  const int64_t rows = self.view[0], cols = self.view[1];
+  const int64_t size = self.dim() == 2 ? std::min(rows, cols) : rows;
+  PiecePlan pp(b);
+  const PiecePlan::Operand dst = pp.dest(self, self.dtype, Access::kReadWrite);
+  int64_t step = 0;
+  for (int64_t s : dst.strides) step += s;
+  const auto bytes = element_bytes(self.dtype, value);
+  pp.fill(dst, 0, {step}, {size}, bytes);
+  if (wrap && self.dim() == 2 && rows > cols + 1) {  // PyTorch: the diagonal restarts every cols + 1 rows
+    const int64_t more = (self.numel() + cols) / (cols + 1) - size;
+    if (more > 0) pp.fill(dst, (cols + 1) * dst.strides[0], {step}, {more}, bytes);
+  }
+  pp.finish(fmt::format("fill_diagonal.{}", dtype_name(self.dtype)));
+}
+
 }  // namespace
 }  // namespace pacl
 
@@ -523,4 +640,26 @@ extern "C" aclnnStatus aclnnRepeatInterleaveTensorGetWorkspaceSize(const aclTens
   return pacl::run_phase1(pacl::op_RepeatInterleaveTensor, "aclnnRepeatInterleaveTensorGetWorkspaceSize",
                           workspaceSize, executor,
                           [&](OpBuilder& b) { pacl::plan_interleave_counts(b, repeats, outputSize, out); });
+}
+
+extern "C" aclnnStatus aclnnChannelShuffleGetWorkspaceSize(const aclTensor* self, int64_t groups, aclTensor* out,
+                                                           uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return pacl::run_phase1(pacl::op_ChannelShuffle, "aclnnChannelShuffleGetWorkspaceSize", workspaceSize, executor,
+                          [&](OpBuilder& b) { pacl::plan_channel_shuffle(b, self, groups, out); });
+}
+
+extern "C" aclnnStatus aclnnConfusionTransposeGetWorkspaceSize(const aclTensor* x, const aclIntArray* perm,
+                                                               const aclIntArray* shape, bool transpose_first,
+                                                               aclTensor* out, uint64_t* workspaceSize,
+                                                               aclOpExecutor** executor) {
+  return pacl::run_phase1(pacl::op_ConfusionTranspose, "aclnnConfusionTransposeGetWorkspaceSize", workspaceSize,
+                          executor,
+                          [&](OpBuilder& b) { pacl::plan_confusion_transpose(b, x, perm, shape, transpose_first, out); });
+}
+
+extern "C" aclnnStatus aclnnInplaceFillDiagonalGetWorkspaceSize(aclTensor* selfRef, const aclScalar* fillValue,
+                                                                bool wrap, uint64_t* workspaceSize,
+                                                                aclOpExecutor** executor) {
+  return pacl::run_phase1(pacl::op_InplaceFillDiagonal, "aclnnInplaceFillDiagonalGetWorkspaceSize", workspaceSize,
+                          executor, [&](OpBuilder& b) { pacl::plan_fill_diagonal(b, selfRef, fillValue, wrap); });
 }
