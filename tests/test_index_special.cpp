@@ -440,8 +440,10 @@ TEST(InplaceQuantScatter, QuantizesAndScatters) {
     const aclDataType ut = bf ? ACL_BF16 : ACL_FLOAT16, st = bf ? ACL_BF16 : ACL_FLOAT, zt = bf ? ACL_BF16 : ACL_INT32;
     const int64_t s0 = 1 + static_cast<int64_t>(rng() % 3), s1 = 1 + static_cast<int64_t>(rng() % 5), d = 1 + static_cast<int64_t>(rng() % 5);
     const int64_t n0 = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(s0)), u1 = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(s1));
-    const bool with_zero = rng() % 2;
-    Tensor self(view_of(ACL_INT8, {s0, s1, d}, rng() % 2)), upd(view_of(ut, {n0, u1, d}, rng() % 2));
+    const bool with_zero = rng() % 2, four = rng() % 2;
+    const int64_t m = 1 + static_cast<int64_t>(rng() % 3);
+    const Shape ss = four ? Shape{s0, m, s1, d} : Shape{s0, s1, d}, us = four ? Shape{n0, m, u1, d} : Shape{n0, u1, d};
+    Tensor self(view_of(ACL_INT8, ss, rng() % 2)), upd(view_of(ut, us, rng() % 2));
     Tensor idx(TensorDesc(rng() % 2 ? ACL_INT64 : ACL_INT32, {n0})), sc(TensorDesc(st, {d})), zp(TensorDesc(zt, {d}));
     fill_bytes(self, rng);
     const auto before = self.host();
@@ -458,15 +460,18 @@ TEST(InplaceQuantScatter, QuantizesAndScatters) {
                           (with_zero ? " zeroPoints" : "");
     if (!run_ok(r, [&](uint64_t* w, aclOpExecutor** e) {
           return aclnnInplaceQuantScatterGetWorkspaceSize(self.get(), idx.get(), upd.get(), sc.get(), with_zero ? zp.get() : nullptr,
-                                                          -2, -1, 1, w, e);
+                                                          rng() % 2 ? -2 : static_cast<int64_t>(ss.size()) - 2, -1, 1, w, e);
         }, aclnnInplaceQuantScatter))
       return;
     self.download();
-    for_each_index({s0, s1, d}, [&](const Shape& p) {
-      const int64_t i = p[0], k = p[1] - (i < n0 ? iv[static_cast<size_t>(i)] : 0);
+    for_each_index(ss, [&](const Shape& p) {
+      const size_t ax = ss.size() - 2;
+      const int64_t i = p[0], k = p[ax] - (i < n0 ? iv[static_cast<size_t>(i)] : 0), c = p[ax + 1];
       if (i < n0 && k >= 0 && k < u1) {
-        double v = static_cast<double>(static_cast<float>(upd.at({i, k, p[2]}).as_double()) / static_cast<float>(sc.at({p[2]}).as_double()));
-        if (with_zero) v = static_cast<float>(v) + static_cast<float>(zp.at({p[2]}).as_double());
+        Shape ui = p;
+        ui[ax] = k;
+        double v = static_cast<double>(static_cast<float>(upd.at(ui).as_double()) / static_cast<float>(sc.at({c}).as_double()));
+        if (with_zero) v = static_cast<float>(v) + static_cast<float>(zp.at({c}).as_double());
         const double q = std::isnan(v) ? 0 : std::min(127.0, std::max(-128.0, std::nearbyint(v)));
         EXPECT_EQ(self.at(p).i, static_cast<int64_t>(q)) << r << ": self" << shape_str(p) << " from " << v;
       } else {
@@ -479,7 +484,7 @@ TEST(InplaceQuantScatter, QuantizesAndScatters) {
 
 TEST(InplaceQuantScatter, BadArguments) {
   Tensor self(TensorDesc(ACL_INT8, {2, 4, 3})), idx(TensorDesc(ACL_INT32, {2})), upd(TensorDesc(ACL_FLOAT16, {2, 2, 3})),
-      sc(TensorDesc(ACL_FLOAT, {3})), sc_bf(TensorDesc(ACL_BF16, {3})), self2(TensorDesc(ACL_INT8, {8, 3})), sc4(TensorDesc(ACL_FLOAT, {4}));
+      sc(TensorDesc(ACL_FLOAT, {3})), sc_bf(TensorDesc(ACL_BF16, {3})), self2(TensorDesc(ACL_INT8, {8, 3})), self4(TensorDesc(ACL_INT8, {2, 1, 4, 3})), sc4(TensorDesc(ACL_FLOAT, {4}));
   auto call = [&](const Tensor& s, const Tensor& scale, int64_t axis, int64_t reduction) {
     return [&, ps = &s, psc = &scale, axis, reduction](uint64_t* w, aclOpExecutor** e) {
       return aclnnInplaceQuantScatterGetWorkspaceSize(ps->get(), idx.get(), upd.get(), psc->get(), nullptr, axis, -1, reduction, w, e);
@@ -489,6 +494,7 @@ TEST(InplaceQuantScatter, BadArguments) {
   expect_phase1_error("axis", ACLNN_ERR_PARAM_INVALID, "axis", call(self, sc, 0, 1));
   expect_phase1_error("reduction", ACLNN_ERR_PARAM_INVALID, "reduction", call(self, sc, -2, 0));
   expect_phase1_error("rank", ACLNN_ERR_PARAM_INVALID, "selfRef", call(self2, sc, -2, 1));
+  expect_phase1_error("rank mismatch", ACLNN_ERR_PARAM_INVALID, "updates", call(self4, sc, -2, 1));
   expect_phase1_error("scale count", ACLNN_ERR_PARAM_INVALID, "quantScales", call(self, sc4, -2, 1));
   set_indices(idx, {0, 3});
   expect_run_failure("range", "indices", call(self, sc, -2, 1), aclnnInplaceQuantScatter);

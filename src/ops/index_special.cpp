@@ -136,16 +136,23 @@ void plan_quant_scatter(OpBuilder& b, aclTensor* self_arg, const aclTensor* indi
   const bool bf = updates.dtype == DType::kBFloat16;
   check_dtype_in(b.op(), "quantScales", scales.dtype, dtype_mask({bf ? DType::kBFloat16 : DType::kFloat}));
   if (zero) check_dtype_in(b.op(), "quantZeroPoints", zero->dtype, dtype_mask({bf ? DType::kBFloat16 : DType::kInt32}));
-  if (self.dim() != 3) invalid("selfRef has {} dims ({}), expected 3", self.dim(), dims_str(self.view));
-  if (updates.dim() != 3) invalid("updates has {} dims ({}), expected as many as selfRef (3)", updates.dim(), dims_str(updates.view));
+  const int64_t r = self.dim();
+  if (r < 3 || r > kMaxRank) invalid("selfRef has {} dims ({}), expected 3 to 8", r, dims_str(self.view));
+  if (updates.dim() != r)
+    invalid("updates has {} dims ({}), expected as many as selfRef ({})", updates.dim(), dims_str(updates.view), r);
   if (indices.dim() != 1) invalid("indices has {} dims ({}), expected 1", indices.dim(), dims_str(indices.view));
-  if (axis != -2 && axis != 1) invalid("axis is {}, expected -2", axis);
-  if (quant_axis != -1 && quant_axis != 2) invalid("quantAxis is {}, expected -1 (or 2)", quant_axis);
+  if (axis != -2 && axis != r - 2) invalid("axis is {}, expected -2 (or {})", axis, r - 2);
+  if (quant_axis != -1 && quant_axis != r - 1) invalid("quantAxis is {}, expected -1 (or {})", quant_axis, r - 1);
   if (reduction != 1) invalid("reduction is {}, expected 1 (update)", reduction);
-  const int64_t n0 = updates.view[0], s1 = self.view[1], u1 = updates.view[1], d = self.view[2];
+  // [batch, middle dims..., axis, quant]: the middle dims are flattened into `mid`.
+  const size_t ax = static_cast<size_t>(r - 2);
+  const int64_t n0 = updates.view[0], s1 = self.view[ax], u1 = updates.view[ax], d = self.view[ax + 1];
+  const int64_t mid = prod(self.view, 1, ax);
   if (indices.view[0] != n0) invalid("indices has {} elements, expected updates.shape[0] ({})", indices.view[0], n0);
-  if (n0 > self.view[0] || u1 > s1 || updates.view[2] != d)
-    invalid("updates has shape {}, expected [<= {}, <= {}, {}] (selfRef {})", dims_str(updates.view), self.view[0], s1, d,
+  bool fits = n0 <= self.view[0] && u1 <= s1 && updates.view[ax + 1] == d;
+  for (size_t k = 1; k < ax; ++k) fits &= updates.view[k] == self.view[k];
+  if (!fits)
+    invalid("updates has shape {}, expected selfRef's {} with dim 0 and the axis dim at most as large", dims_str(updates.view),
             dims_str(self.view));
   if (scales.numel() != d) invalid("quantScales has {} elements, expected updates.shape[-1] ({})", scales.numel(), d);
   if (zero && zero->numel() != d) invalid("quantZeroPoints has {} elements, expected updates.shape[-1] ({})", zero->numel(), d);
@@ -163,21 +170,21 @@ void plan_quant_scatter(OpBuilder& b, aclTensor* self_arg, const aclTensor* indi
     for (int64_t i = 0; i < n0; ++i)
       if (idx[i] < 0 || idx[i] + u1 > s1)
         throw InvalidArgument(fmt::format("aclnnInplaceQuantScatter: indices[{}] is {}, expected a value in [0, {}] "
-                                          "(selfRef.shape[1] - updates.shape[1])",
+                                          "(selfRef.shape[-2] - updates.shape[-2])",
                                           i, idx[i], s1 - u1));
     const float* u = a.in<float>(ui);
     const float* sc = a.in<float>(si);
     const float* zp = zi >= 0 ? a.in<float>(zi) : nullptr;
     int8_t* y = a.out<int8_t>(oi);
     for (int64_t i = 0; i < n0; ++i)
-      for (int64_t k = 0; k < u1; ++k)
-        for (int64_t c = 0; c < d; ++c) {
-          float v = u[(i * u1 + k) * d + c] / sc[c];
-          if (zp) v += zp[c];
-          v = std::nearbyint(v);  // round half to even
-          v = std::min(127.0f, std::max(-128.0f, v));
-          y[(i * s1 + idx[i] + k) * d + c] = static_cast<int8_t>(std::isnan(v) ? 0 : v);
-        }
+      for (int64_t m = 0; m < mid; ++m)
+        for (int64_t k = 0; k < u1; ++k)
+          for (int64_t c = 0; c < d; ++c) {
+            float v = u[((i * mid + m) * u1 + k) * d + c] / sc[c];
+            if (zp) v += zp[c];
+            v = std::isnan(v) ? 0.0f : std::min(127.0f, std::max(-128.0f, std::nearbyint(v)));  // CAST_RINT, saturated
+            y[((i * mid + m) * s1 + idx[i] + k) * d + c] = static_cast<int8_t>(v);
+          }
   });
 }
 
