@@ -9,6 +9,7 @@
 
 #include "aclnnop/aclnn_flash_attention_score.h"
 #include "aclnnop/aclnn_flash_attention_score_grad.h"
+#include "aclnnop/aclnn_incre_flash_attention.h"
 #include "aclnnop/aclnn_prompt_flash_attention.h"
 #include "test_transformer_util.h"
 
@@ -314,6 +315,57 @@ TEST(PromptFlashAttention, RandomMasksLengthsGqa) {
                                                            Nq, p.scale, 65536, 65536, lay, Nkv, out.get(), ws, ex);
         },
         aclnnPromptFlashAttention);
+    ASSERT_EQ(st, ACLNN_SUCCESS) << repro << ": " << aclGetRecentErrMsg();
+    out.download();
+    expect_close(repro, "attentionOut", t, values(out), ref.out, tol_of(t) * 4, ones(ref.out.size()));
+  }
+}
+
+TEST(IncreFlashAttention, DecodeMasksLengthsGqa) {
+  Rng rng(14);
+  const std::vector<std::string> layouts = {"BSH", "BSND", "BNSD"};
+  for (int it = 0; it < 12; ++it) {
+    const aclDataType t = kTypes[size_t(it) % kTypes.size()];
+    const std::string layout = layouts[size_t(rng() % 3)];
+    const int64_t B = 1 + int64_t(rng() % 3), Nkv = 1 + int64_t(rng() % 2), Nq = Nkv * (1 + int64_t(rng() % 2));
+    const int64_t Sq = 1, Skv = 1 + int64_t(rng() % 7), D = 1 + int64_t(rng() % 9);
+    Tensor q(random_view(t, lshape(layout, B, Sq, Nq, D), rng));
+    Tensor k(TensorDesc(t, lshape(layout, B, Skv, Nkv, D)));
+    Tensor v(TensorDesc(t, lshape(layout, B, Skv, Nkv, D)));
+    Problem p = make_problem(rng, layout, q, k, v);
+    p.B = B, p.Nq = Nq, p.Nkv = Nkv, p.Sq = Sq, p.Skv = Skv, p.D = D;
+    p.scale = 1.0 / std::sqrt(double(D));
+    p.pse_inside_scale = false;
+    const bool with_mask = rng() % 2, with_len = rng() % 2;
+    std::unique_ptr<Tensor> mask;
+    std::vector<double> mv;
+    if (with_mask) {
+      mask.reset(new Tensor(TensorDesc(ACL_BOOL, {B, Skv})));
+      mv = fill_ints(*mask, rng, 0, 1);
+    }
+    std::vector<int64_t> lens;
+    if (with_len) {
+      for (int64_t b = 0; b < B; ++b) lens.push_back(int64_t(rng() % uint64_t(Skv + 1)));
+      p.kv_len = lens;
+    }
+    p.visible = [&](int64_t b, int64_t, int64_t j) { return mv.empty() || mv[size_t(b * Skv + j)] == 0; };
+    const Ref ref = reference(p);
+    Tensor out(TensorDesc(t, lshape(layout, B, Sq, Nq, D)));
+    IntArray act(lens);
+    TensorList kl({&k}), vl({&v});
+    char lay[8];
+    std::snprintf(lay, sizeof lay, "%s", layout.c_str());
+    const std::string repro = "IncreFlashAttention " + std::string(dtype_name(t)) + " " + layout + " q" +
+                              q.desc().str() + " k" + k.desc().str() + " Nq=" + std::to_string(Nq) +
+                              " Nkv=" + std::to_string(Nkv) + " mask=" + std::to_string(with_mask) +
+                              " lens=" + std::to_string(with_len);
+    const aclnnStatus st = run_two_phase(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnIncreFlashAttentionGetWorkspaceSize(q.get(), kl.l, vl.l, nullptr, mask ? mask->get() : nullptr,
+                                                          with_len ? act.a : nullptr, Nq, p.scale, lay, Nkv,
+                                                          out.get(), ws, ex);
+        },
+        aclnnIncreFlashAttention);
     ASSERT_EQ(st, ACLNN_SUCCESS) << repro << ": " << aclGetRecentErrMsg();
     out.download();
     expect_close(repro, "attentionOut", t, values(out), ref.out, tol_of(t) * 4, ones(ref.out.size()));
