@@ -9,6 +9,7 @@
 
 #include "aclnnop/aclnn_flash_attention_score.h"
 #include "aclnnop/aclnn_flash_attention_score_grad.h"
+#include "aclnnop/aclnn_fused_infer_attention_score.h"
 #include "aclnnop/aclnn_incre_flash_attention.h"
 #include "aclnnop/aclnn_prompt_flash_attention.h"
 #include "test_transformer_util.h"
@@ -369,6 +370,59 @@ TEST(IncreFlashAttention, DecodeMasksLengthsGqa) {
     ASSERT_EQ(st, ACLNN_SUCCESS) << repro << ": " << aclGetRecentErrMsg();
     out.download();
     expect_close(repro, "attentionOut", t, values(out), ref.out, tol_of(t) * 4, ones(ref.out.size()));
+  }
+}
+
+TEST(FusedInferAttentionScore, PromptWithLse) {
+  Rng rng(15);
+  const std::vector<std::string> layouts = {"BSH", "BSND", "BNSD"};
+  for (int it = 0; it < 12; ++it) {
+    const aclDataType t = kTypes[size_t(it) % kTypes.size()];
+    const std::string layout = layouts[size_t(rng() % 3)];
+    const int64_t B = 1 + int64_t(rng() % 2), Nkv = 1 + int64_t(rng() % 2), Nq = Nkv * (1 + int64_t(rng() % 2));
+    const int64_t Sq = 1 + int64_t(rng() % 5), Skv = 1 + int64_t(rng() % 7), D = 1 + int64_t(rng() % 9);
+    Tensor q(random_view(t, lshape(layout, B, Sq, Nq, D), rng));
+    Tensor k(TensorDesc(t, lshape(layout, B, Skv, Nkv, D)));
+    Tensor v(TensorDesc(t, lshape(layout, B, Skv, Nkv, D)));
+    Problem p = make_problem(rng, layout, q, k, v);
+    p.B = B, p.Nq = Nq, p.Nkv = Nkv, p.Sq = Sq, p.Skv = Skv, p.D = D;
+    p.scale = 1.0 / std::sqrt(double(D));
+    p.pse_inside_scale = false;
+    const bool with_mask = Sq > 1 && rng() % 2;
+    std::unique_ptr<Tensor> mask;
+    std::vector<double> mv;
+    if (with_mask) {
+      mask.reset(new Tensor(TensorDesc(ACL_BOOL, {B, 1, Sq, Skv})));
+      mv = fill_ints(*mask, rng, 0, 1);
+    }
+    p.visible = [&](int64_t b, int64_t i, int64_t j) { return mv.empty() || mv[size_t((b * Sq + i) * Skv + j)] == 0; };
+    const Ref ref = reference(p);
+    Tensor out(TensorDesc(t, lshape(layout, B, Sq, Nq, D))), lse(TensorDesc(ACL_FLOAT, {B, Nq, Sq, 1}));
+    TensorList kl({&k}), vl({&v});
+    char lay[8];
+    std::snprintf(lay, sizeof lay, "%s", layout.c_str());
+    const std::string repro = "FusedInferAttentionScore " + std::string(dtype_name(t)) + " " + layout + " q" +
+                              q.desc().str() + " k" + k.desc().str() + " Nq=" + std::to_string(Nq) +
+                              " Nkv=" + std::to_string(Nkv) + " mask=" + std::to_string(with_mask);
+    const aclnnStatus st = run_two_phase(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnFusedInferAttentionScoreGetWorkspaceSize(
+              q.get(), kl.l, vl.l, nullptr, mask ? mask->get() : nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+              nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, Nq, p.scale, 65536, 65536, lay, Nkv, 0, 0,
+              0, 0, true, out.get(), lse.get(), ws, ex);
+        },
+        aclnnFusedInferAttentionScore);
+    ASSERT_EQ(st, ACLNN_SUCCESS) << repro << ": " << aclGetRecentErrMsg();
+    out.download();
+    lse.download();
+    expect_close(repro, "attentionOut", t, values(out), ref.out, tol_of(t) * 4, ones(ref.out.size()));
+    std::vector<double> rl;
+    for (size_t r = 0; r < ref.mx.size(); ++r)
+      rl.push_back(ref.valid[r] ? ref.mx[r] + std::log(ref.sm[r]) : std::numeric_limits<double>::infinity());
+    std::vector<double> got = values(lse);
+    for (size_t r = 0; r < rl.size(); ++r)
+      if (std::isinf(rl[r]) && std::isinf(got[r]) && got[r] > 0) rl[r] = got[r] = 0;  // both +inf
+    expect_close(repro, "softmaxLse", ACL_FLOAT, got, rl, t == ACL_FLOAT ? 1e-5 : 1e-6, ones(rl.size()));
   }
 }
 
