@@ -11,6 +11,7 @@
 #include "aclnnop/aclnn_moe_finalize_routing.h"
 #include "aclnnop/aclnn_moe_gating_top_k_softmax.h"
 #include "aclnnop/aclnn_moe_token_permute.h"
+#include "aclnnop/aclnn_moe_token_permute_grad.h"
 #include "aclnnop/aclnn_moe_token_unpermute.h"
 #include "op_test_util.h"
 
@@ -385,6 +386,58 @@ TEST(MoeGatingTopKSoftmax, BadArguments) {
   expect_phase1_error("idx dtype", ACLNN_ERR_PARAM_INVALID, "expertIdxOut", call(x.get(), nullptr, 2, y.get(), i64.get()));
   expect_phase1_error("finished shape", ACLNN_ERR_PARAM_INVALID, "finishedOptional", call(x.get(), fin_bad.get(), 2, y.get(), i.get()));
   expect_phase1_error("1-D x", ACLNN_ERR_PARAM_INVALID, "x has 1 dims", call(x1.get(), nullptr, 2, y.get(), i.get()));
+}
+
+TEST(MoeTokenPermuteGrad, SumsTopKCopies) {
+  Rng rng(16);
+  const std::vector<aclDataType> dtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+  for (int iter = 0; iter < 30; ++iter) {
+    const aclDataType dt = dtypes[static_cast<size_t>(iter) % dtypes.size()];
+    const int64_t t = static_cast<int64_t>(rng() % 5) + (iter % 13 == 0 ? 0 : 1), topk = static_cast<int64_t>(rng() % 3) + 1;
+    const int64_t h = static_cast<int64_t>(rng() % 5) + 1, n = t * topk;
+    TensorDesc gd = maybe_strided(rng, dt, n, h), sd(ACL_INT32, {n}), od(dt, {t, h});
+    const std::string r = "MoeTokenPermuteGrad permutedOutputGrad=" + gd.str() + " numTopk=" + std::to_string(topk);
+    Tensor g(gd), s(sd), o(od);
+    fill_moderate(g, gd.shape, rng);
+    std::vector<int64_t> perm(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k) perm[static_cast<size_t>(k)] = k;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    for (int64_t k = 0; k < n; ++k) s.set({k}, Num::integer(perm[static_cast<size_t>(k)]));
+    s.upload();
+    o.fill_random(rng);
+    ASSERT_EQ(run_two_phase([&](uint64_t* w, aclOpExecutor** ex) {
+                return aclnnMoeTokenPermuteGradGetWorkspaceSize(g.get(), s.get(), topk, false, o.get(), w, ex);
+              },
+                            aclnnMoeTokenPermuteGrad),
+              ACL_SUCCESS)
+        << r << ": " << aclGetRecentErrMsg();
+    o.download();
+    for (int64_t i = 0; i < t; ++i)
+      for (int64_t c = 0; c < h; ++c) {
+        double want = 0, mag = 0;
+        for (int64_t j = 0; j < topk; ++j) {
+          const double v = g.at({perm[static_cast<size_t>(i * topk + j)], c}).as_double();
+          want += v;
+          mag += std::fabs(v);
+        }
+        const double tol = (dt == ACL_FLOAT ? 1e-5 : dt == ACL_FLOAT16 ? 2e-3 : 1.6e-2) * (mag + 1e-30);
+        ASSERT_NEAR(o.at({i, c}).as_double(), want, tol) << r << ": out[" << i << ", " << c << "]";
+      }
+  }
+}
+
+TEST(MoeTokenPermuteGrad, BadArguments) {
+  Tensor g(TensorDesc(ACL_FLOAT, {6, 4})), s(TensorDesc(ACL_INT32, {6})), o(TensorDesc(ACL_FLOAT, {3, 4}));
+  Tensor o_bad(TensorDesc(ACL_FLOAT, {2, 4}));
+  auto call = [&](aclTensor* a, int64_t k, bool pad, aclTensor* out) {
+    aclTensor* si = s.get();
+    return [=](uint64_t* w, aclOpExecutor** ex) { return aclnnMoeTokenPermuteGradGetWorkspaceSize(a, si, k, pad, out, w, ex); };
+  };
+  expect_phase1_error("null grad", ACLNN_ERR_PARAM_NULLPTR, "permutedOutputGrad", call(nullptr, 2, false, o.get()));
+  expect_phase1_error("numTopk 0", ACLNN_ERR_PARAM_INVALID, "numTopk is 0", call(g.get(), 0, false, o.get()));
+  expect_phase1_error("numTopk not dividing", ACLNN_ERR_PARAM_INVALID, "multiple of numTopk", call(g.get(), 4, false, o.get()));
+  expect_phase1_error("paddedMode", ACLNN_ERR_PARAM_INVALID, "paddedMode", call(g.get(), 2, true, o.get()));
+  expect_phase1_error("out shape", ACLNN_ERR_PARAM_INVALID, "out", call(g.get(), 2, false, o_bad.get()));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "aclnnop/aclnn_moe_compute_expert_tokens.h"
 #include "aclnnop/aclnn_moe_token_permute.h"
+#include "aclnnop/aclnn_moe_token_permute_grad.h"
 #include "aclnnop/aclnn_moe_token_unpermute.h"
 #include "core/dense.h"
 #include "core/phase.h"
@@ -117,36 +118,10 @@ void plan_token_permute(OpBuilder& b, const aclTensor* tokens_arg, const aclTens
   });
 }
 
-void plan_token_unpermute(OpBuilder& b, const aclTensor* permuted_arg, const aclTensor* sorted_arg,
-                          const aclTensor* probs_arg, bool padded, const aclIntArray* restore_arg,
-                          const aclTensor* out_arg) {
-  const aclTensor& permuted = b.input(permuted_arg, "permutedTokens");
-  const aclTensor& sorted = b.input(sorted_arg, "sortedIndices");
-  const aclTensor* probs = probs_arg ? &b.input(probs_arg, "probsOptional") : nullptr;
-  const aclTensor& out = b.output(out_arg, "out");
-  check_dtype_in(b.op(), "permutedTokens", permuted.dtype, kUnpermuteTypes);
-  check_dtype_in(b.op(), "sortedIndices", sorted.dtype, dtype_mask({DType::kInt32}));
-  if (probs) check_dtype_in(b.op(), "probsOptional", probs->dtype, kUnpermuteTypes);
-  if (out.dtype != permuted.dtype)
-    invalid("out has dtype {}, expected the dtype of permutedTokens ({})", dtype_name(out.dtype),
-            dtype_name(permuted.dtype));
-  if (padded) invalid("paddedMode is true, only paddedMode false is supported");
-  if (restore_arg) invalid("restoreShapeOptional is not null, only nullptr is supported");
-  check_dim_count(permuted, "permutedTokens", 2, 2);
-  check_dim_count(sorted, "sortedIndices", 1, 1);
-  const int64_t rows = permuted.view[0], h = permuted.view[1], n = sorted.view[0];
-  int64_t topk = 1;
-  if (probs) {
-    check_dim_count(*probs, "probsOptional", 2, 2);
-    topk = probs->view[1];
-    if (probs->numel() != n)
-      invalid("probsOptional has {} elements ({}), expected one per entry of sortedIndices ({})", probs->numel(),
-              probs->describe(), n);
-    if (topk > 512) invalid("probsOptional has topK {} ({}), expected topK <= 512", topk, probs->describe());
-  }
-  const int64_t t = probs ? probs->view[0] : n;
-  check_shape_equals(out, "out", Dims{t, h}, "[tokens, permutedTokens.shape[1]]");
-  if (out.numel() == 0) return;
+// out[i] = sum_j permuted[S[i*topk+j]] * (probs ? probs[i*topk+j] : 1), rows outside permuted dropped.
+void book_gather_sum(OpBuilder& b, const aclTensor& permuted, const aclTensor& sorted, const aclTensor* probs,
+                     int64_t topk, int64_t t, const aclTensor& out) {
+  const int64_t rows = permuted.view[0], h = permuted.view[1];
   DensePlan p(b);
   const int pin = p.input(permuted, DType::kFloat);
   const int sin = p.input(sorted, DType::kInt32);
@@ -170,6 +145,60 @@ void plan_token_unpermute(OpBuilder& b, const aclTensor* permuted_arg, const acl
       }
     }
   });
+}
+
+void plan_token_unpermute(OpBuilder& b, const aclTensor* permuted_arg, const aclTensor* sorted_arg,
+                          const aclTensor* probs_arg, bool padded, const aclIntArray* restore_arg,
+                          const aclTensor* out_arg) {
+  const aclTensor& permuted = b.input(permuted_arg, "permutedTokens");
+  const aclTensor& sorted = b.input(sorted_arg, "sortedIndices");
+  const aclTensor* probs = probs_arg ? &b.input(probs_arg, "probsOptional") : nullptr;
+  const aclTensor& out = b.output(out_arg, "out");
+  check_dtype_in(b.op(), "permutedTokens", permuted.dtype, kUnpermuteTypes);
+  check_dtype_in(b.op(), "sortedIndices", sorted.dtype, dtype_mask({DType::kInt32}));
+  if (probs) check_dtype_in(b.op(), "probsOptional", probs->dtype, kUnpermuteTypes);
+  if (out.dtype != permuted.dtype)
+    invalid("out has dtype {}, expected the dtype of permutedTokens ({})", dtype_name(out.dtype),
+            dtype_name(permuted.dtype));
+  if (padded) invalid("paddedMode is true, only paddedMode false is supported");
+  if (restore_arg) invalid("restoreShapeOptional is not null, only nullptr is supported");
+  check_dim_count(permuted, "permutedTokens", 2, 2);
+  check_dim_count(sorted, "sortedIndices", 1, 1);
+  const int64_t h = permuted.view[1], n = sorted.view[0];
+  int64_t topk = 1;
+  if (probs) {
+    check_dim_count(*probs, "probsOptional", 2, 2);
+    topk = probs->view[1];
+    if (probs->numel() != n)
+      invalid("probsOptional has {} elements ({}), expected one per entry of sortedIndices ({})", probs->numel(),
+              probs->describe(), n);
+    if (topk > 512) invalid("probsOptional has topK {} ({}), expected topK <= 512", topk, probs->describe());
+  }
+  const int64_t t = probs ? probs->view[0] : n;
+  check_shape_equals(out, "out", Dims{t, h}, "[tokens, permutedTokens.shape[1]]");
+  if (out.numel() == 0) return;
+  book_gather_sum(b, permuted, sorted, probs, topk, t, out);
+}
+
+void plan_token_permute_grad(OpBuilder& b, const aclTensor* grad_arg, const aclTensor* sorted_arg, int64_t topk,
+                             bool padded, const aclTensor* out_arg) {
+  const aclTensor& grad = b.input(grad_arg, "permutedOutputGrad");
+  const aclTensor& sorted = b.input(sorted_arg, "sortedIndices");
+  const aclTensor& out = b.output(out_arg, "out");
+  check_dtype_in(b.op(), "permutedOutputGrad", grad.dtype, kUnpermuteTypes);
+  check_dtype_in(b.op(), "sortedIndices", sorted.dtype, dtype_mask({DType::kInt32}));
+  if (out.dtype != grad.dtype)
+    invalid("out has dtype {}, expected the dtype of permutedOutputGrad ({})", dtype_name(out.dtype),
+            dtype_name(grad.dtype));
+  if (padded) invalid("paddedMode is true, only paddedMode false is supported");
+  check_dim_count(grad, "permutedOutputGrad", 2, 2);
+  check_dim_count(sorted, "sortedIndices", 1, 1);
+  if (topk <= 0 || topk > 512) invalid("numTopk is {}, expected numTopk in [1, 512]", topk);
+  const int64_t n = sorted.view[0];
+  if (n % topk != 0) invalid("sortedIndices has {} entries, expected a multiple of numTopk ({})", n, topk);
+  check_shape_equals(out, "out", Dims{n / topk, grad.view[1]}, "[sortedIndices.numel() / numTopk, hidden]");
+  if (out.numel() == 0) return;
+  book_gather_sum(b, grad, sorted, nullptr, topk, n / topk, out);
 }
 
 }  // namespace
@@ -204,5 +233,16 @@ extern "C" aclnnStatus aclnnMoeTokenUnpermuteGetWorkspaceSize(const aclTensor* p
                           executor, [&](pacl::OpBuilder& b) {
                             pacl::plan_token_unpermute(b, permutedTokens, sortedIndices, probsOptional, paddedMode,
                                                        restoreShapeOptional, out);
+                          });
+}
+
+extern "C" aclnnStatus aclnnMoeTokenPermuteGradGetWorkspaceSize(const aclTensor* permutedOutputGrad,
+                                                                const aclTensor* sortedIndices, int64_t numTopk,
+                                                                bool paddedMode, aclTensor* out,
+                                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return pacl::run_phase1(pacl::op_MoeTokenPermuteGrad, "aclnnMoeTokenPermuteGradGetWorkspaceSize", workspaceSize,
+                          executor, [&](pacl::OpBuilder& b) {
+                            pacl::plan_token_permute_grad(b, permutedOutputGrad, sortedIndices, numTopk, paddedMode,
+                                                          out);
                           });
 }
