@@ -1,6 +1,6 @@
 /* pacl: selfRef's main diagonal (all indices equal) set to fillValue; wrap restarts it every cols + 1 rows of a tall matrix. */
-#ifndef OP_API_INC_ADD_H_
-#define OP_API_INC_ADD_H_
+#ifndef OP_API_INC_FILL_DIAGONAL_H_  /* CANN's header reuses aclnn_add.h's guard; pacl does not */
+#define OP_API_INC_FILL_DIAGONAL_H_
 
 #include "aclnn/aclnn_base.h"
 #include "aclnn_util.h"
