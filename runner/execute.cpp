@@ -343,6 +343,21 @@ std::shared_ptr<Entry> Plan(Ctx& ctx, const detail::CallSpec& spec, CallState& c
   return e;
 }
 
+// A cached executor serves one launch at a time: when its latest launch was on another stream and
+// no synchronize has passed it, that stream records an event which `st` waits for (work queued on
+// that stream since then is waited for too). A stream that was forgotten has no pending work.
+void OrderAfterLastLaunch(Entry& e, const StreamState& st) {
+  if (e.last_synced) return;
+  const std::shared_ptr<StreamState> last = e.last_stream.lock();
+  if (!last || last.get() == &st) return;
+  std::shared_ptr<Fence> f = Fence::Record(last->stream, last->device);
+  if (f && f->OrderBefore(st.stream)) {
+    e.order_fence = std::move(f);
+    return;
+  }
+  aclrtSynchronizeStream(last->stream);  // no event to order with: wait on the host
+}
+
 void RebindAll(Ctx& ctx, Entry& e, const CallState& cs) {
   for (size_t i = 0; i < e.rebinds.size(); ++i) {
     const Rebind& r = e.rebinds[i];
@@ -472,8 +487,11 @@ Status RunCall(Ctx& ctx, RunInfo& ri) {
   aclnnStatus rc;
   if (entry) {
     std::lock_guard<std::mutex> lock(entry->mu);
+    OrderAfterLastLaunch(*entry, *st);
     RebindAll(ctx, *entry, cs);
     rc = spec.phase2(lease.ptr, ws, entry->executor, stream);
+    entry->last_stream = st;
+    entry->last_synced = false;
   } else {
     rc = spec.phase2(lease.ptr, ws, exec, stream);  // consumes the executor
   }
@@ -497,6 +515,10 @@ Status RunCall(Ctx& ctx, RunInfo& ri) {
       if (entry) keep.keep.push_back(entry);
       RetainUntilPassed(*st, std::move(keep));
       Fail(Phase::kSynchronize, sr, "aclrtSynchronizeStream after aclnn" + ctx.Name() + " failed", msg);
+    }
+    if (entry) {
+      std::lock_guard<std::mutex> lock(entry->mu);
+      if (entry->last_stream.lock() == st) entry->last_synced = true;
     }
     ReleaseSynchronized(*st, ticket);  // earlier launches on the stream have passed too
     return Status();  // `keep` (per-call workspace, owned handles) is released here: the op has run

@@ -74,6 +74,8 @@ class Fence {
   ~Fence();
   bool Done();  // aclrtQueryEventStatus; sticky once true
   void Wait();  // aclrtSynchronizeEvent
+  // Makes `stream` wait (aclrtStreamWaitEvent) until the recording stream has passed the fence.
+  bool OrderBefore(aclrtStream stream) const;
   uint64_t seq() const { return seq_; }
 
  private:
@@ -277,6 +279,11 @@ struct Entry {
   Owned owned;
   std::vector<Rebind> rebinds;
   std::vector<void*> bound;  // the address each rebind last set (under mu)
+  // The stream of the latest launch and whether a synchronize has passed it (under mu): a launch
+  // on another stream is ordered after it (one executor serves one launch at a time).
+  std::weak_ptr<StreamState> last_stream;
+  bool last_synced = true;
+  std::shared_ptr<Fence> order_fence;  // the event the latest cross-stream launch waits on
   size_t bytes = 0;
   std::mutex mu;  // one call at a time: rebinding and phase 2
   // Shard bookkeeping (under the shard's lock).

@@ -147,6 +147,8 @@ std::shared_ptr<Fence> Fence::Record(aclrtStream stream, int device) {
 
 Fence::~Fence() { Events().Release(event_, device_); }
 
+bool Fence::OrderBefore(aclrtStream stream) const { return aclrtStreamWaitEvent(stream, event_) == ACL_SUCCESS; }
+
 bool Fence::Done() {
   if (done_.load(std::memory_order_acquire)) return true;
   aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;

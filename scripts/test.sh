@@ -26,4 +26,8 @@ cmake --build build-asan -j "$jobs"
 # ThreadSanitizer over the concurrency-heavy suites (streams, events, executors).
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPACL_SANITIZE=thread > /dev/null
 cmake --build build-tsan -j "$jobs" --target test_runtime test_executor test_checker
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -j "$jobs" --output-on-failure -L '^test_(runtime|executor|checker)$')
+# The checker cases that free, read or overwrite memory under queued work, or launch one executor on
+# two unordered streams, or write one buffer from two unordered streams, are data races on purpose (the checker's job is to report them): TSan sees
+# the same race and is not asked about them.
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -j "$jobs" --output-on-failure -L '^test_(runtime|executor|checker)$' \
+   -E '^Checker\.(FreeBeforeSynchronize|WorkspaceFreedBeforeSynchronize|ReadBeforeSynchronize|HostOverwritesAnInputOfQueuedWork|RepeatableExecutorOnTwoStreams|CrossStreamRaceWithoutEvent)$')

@@ -2,6 +2,10 @@
 # WORK: a scratch directory; SANITIZE: the sanitizers pacl was built with (the programs `pacl run`
 # builds must use the same ones).
 file(MAKE_DIRECTORY ${WORK})
+# The checker settings are this script's own (a suite-wide PACL_CHECK_FATAL must not stop the
+# `run --check` case, whose program misuses the API on purpose).
+unset(ENV{PACL_CHECK})
+unset(ENV{PACL_CHECK_FATAL})
 # Extra compiler flags for `pacl run`, as a list that is empty when there are none (CLI11 rejects
 # an empty option value).
 set(flags "")

@@ -516,6 +516,7 @@ class Tensor {
     t_ = aclCreateTensor(desc_.shape.data(), desc_.shape.size(), desc_.dtype, st.data(), desc_.offset, ACL_FORMAT_ND,
                          storage_dims, 1, dev_);
     if (!t_) ADD_FAILURE() << "aclCreateTensor(" << desc_.str() << ") failed: " << aclGetRecentErrMsg();
+    upload();  // the device storage starts as the (zeroed) host copy: never read uninitialized
   }
   ~Tensor() {
     if (t_) aclDestroyTensor(t_);

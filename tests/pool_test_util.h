@@ -41,6 +41,8 @@ class FTensor {
     t_ = aclCreateTensor(desc_.shape.data(), desc_.shape.size(), desc_.dtype, st.data(), desc_.offset, fmt,
                          storage_dims, 1, dev_);
     if (!t_) ADD_FAILURE() << "aclCreateTensor(" << desc_.str() << ") failed: " << aclGetRecentErrMsg();
+    // The device storage starts as the (zeroed) host copy: never read uninitialized.
+    EXPECT_EQ(aclrtMemset(dev_, bytes_, 0, bytes_), ACL_SUCCESS) << aclGetRecentErrMsg();
   }
   ~FTensor() {
     if (t_) aclDestroyTensor(t_);

@@ -22,6 +22,9 @@ namespace rt {
 struct DeviceBuffer {
   explicit DeviceBuffer(size_t n_bytes) : bytes(n_bytes) {
     EXPECT_EQ(aclrtMalloc(&ptr, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS) << aclGetRecentErrMsg();
+    if (ptr) {  // never read uninitialized
+      EXPECT_EQ(aclrtMemset(ptr, bytes, 0, bytes), ACL_SUCCESS) << aclGetRecentErrMsg();
+    }
   }
   ~DeviceBuffer() {
     if (ptr) aclrtFree(ptr);

@@ -41,9 +41,16 @@ MemAccess access_2d(const void* p, size_t pitch, size_t width, size_t height, bo
   return a;
 }
 // Synchronizes s and tells the checker what the host now knows.
+// A failed task is reported by the synchronize that finds it, after the work has finished: the
+// host knows the work is done either way.
 bool sync_stream(pacl::Stream& s, int64_t timeout_ms) {
   const uint64_t target = s.enqueued_count();
-  if (!s.synchronize(timeout_ms)) return false;
+  try {
+    if (!s.synchronize(timeout_ms)) return false;
+  } catch (...) {
+    if (pacl::Observer* o = observer()) o->host_synced(s, target);
+    throw;
+  }
   if (pacl::Observer* o = observer()) o->host_synced(s, target);
   return true;
 }
