@@ -1,5 +1,7 @@
 // One runner call: prepare (executor cache hit, or phase 1 on runner-owned copies), workspace,
 // phase 2, synchronize or keep alive; and the by-name OpRunner on top of it.
+#include <dlfcn.h>
+
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -428,7 +430,22 @@ struct LeaseGuard {
   }
 };
 
-Status RunCall(Ctx& ctx, RunInfo& ri) {
+// pacl's paclExecutorKernelName when the process has it (found once with dlsym): CANN has no such
+// query, so on an NPU the kernel stays unnamed.
+std::string KernelName(const aclOpExecutor* e) {
+  using Fn = const char* (*)(const aclOpExecutor*);
+  static const Fn fn = [] {
+    Fn f = nullptr;
+    void* p = dlsym(RTLD_DEFAULT, "paclExecutorKernelName");
+    static_assert(sizeof f == sizeof p, "function and object pointers differ in size");
+    std::memcpy(&f, &p, sizeof f);
+    return f;
+  }();
+  const char* name = fn && e ? fn(e) : nullptr;
+  return name ? name : "";
+}
+
+Status RunCall(Ctx& ctx, RunInfo& ri, bool want_kernel) {
   const detail::CallSpec& spec0 = ctx.spec;
   detail::CallSpec spec = spec0;
   if (ctx.op) {
@@ -475,6 +492,7 @@ Status RunCall(Ctx& ctx, RunInfo& ri) {
     if (!exec) Fail(Phase::kPhase1, kInner, "aclnn" + ctx.Name() + "GetWorkspaceSize returned success but no executor");
   }
   ri.workspace_size = ws;
+  if (want_kernel) ri.kernel = KernelName(entry ? entry->executor : exec);
 
   Lease lease;
   try {
@@ -561,7 +579,7 @@ Status Execute(const CallSpec& spec, const ArgRef* args, size_t count, RunInfo* 
   rn::Ctx ctx(spec, args, count, static_cast<const rn::OpRecord*>(spec.op));
   try {
     try {
-      return rn::RunCall(ctx, ri);
+      return rn::RunCall(ctx, ri, info != nullptr);
     } catch (const rn::Failure& f) {
       return rn::Complete(ctx, f.status);
     } catch (const RunnerError& e) {

@@ -37,6 +37,38 @@ expect_run("info" 0 "devices: +[0-9]+ virtual devices.*threads:" ${PACL} info)
 expect_run("unknown subcommand" nonzero "" ${PACL} frobnicate)
 expect_run("run --help" 0 "--trace" ${PACL} run --help)
 
+# One op from a descriptor: arguments echoed, workspace, the chosen kernel, the output summarized.
+expect_run("op" 0 "aclnnAdd.*self +float16\\[2,3\\] strides\\[1,2\\] offset 1.*workspace +[0-9]+ bytes.*kernel +elementwise.*out +float32\\[2,3\\] +min"
+           ${PACL} op "Add self=float16[2,3] strides[1,2] offset 1 other=float32[3] alpha=float32(2) out=float32[2,3]")
+expect_run("op --bench" 0 "bench +5 runs: median" ${PACL} op "Softmax self=float32[8,64] dim=-1 out=float32[8,64]" --bench 5)
+expect_run("op --fill arange" 0 "values: 0 2 4 3 5 7"
+           ${PACL} op "Add self=float32[2,3] other=float32[3] alpha=1 out=float32[2,3]" --fill arange)
+expect_run("op unknown op" nonzero "unknown op 'NotAnOp'" ${PACL} op "NotAnOp x=float32[2]")
+expect_run("op unknown parameter" nonzero "has no parameter 'bogus' \\(it takes: self, other, alpha, out\\)"
+           ${PACL} op "Add self=float32[2] other=float32[2] alpha=1 out=float32[2] bogus=1")
+expect_run("op missing parameter" nonzero "aclnnAdd needs 'alpha'" ${PACL} op "Add self=float32[2] other=float32[2] out=float32[2]")
+expect_run("op rejected by phase 1" nonzero "ACLNN_ERR_PARAM_INVALID.*does not broadcast"
+           ${PACL} op "Add self=float32[2,3] other=float32[4] alpha=1 out=float32[2,3]")
+# --verify compares with PyTorch when python3-torch is installed (it is optional).
+execute_process(COMMAND /usr/bin/python3 -c "import torch" RESULT_VARIABLE no_torch OUTPUT_QUIET ERROR_QUIET)
+if(no_torch EQUAL 0)
+  foreach(d "Add self=float16[2,3] strides[1,2] offset 1 other=float32[3] alpha=float32(2) out=float32[2,3]"
+            "Mm self=float32[64,32] mat2=float32[32,16] strides[1,32] out=float32[64,16] cubeMathType=1"
+            "Softmax self=bfloat16[4,100] dim=-1 out=bfloat16[4,100]"
+            "RmsNorm x=float16[4,64] gamma=float16[64] epsilon=1e-6 yOut=float16[4,64] rstdOut=float32[4,1]"
+            "Sort self=float32[3,5] stable=true dim=1 descending=true valuesOut=float32[3,5] indicesOut=int64[3,5]"
+            "IndexSelect self=float32[10,4] dim=0 index=int32[6] range[0,9] out=float32[6,4]"
+            "Cat tensors=[float32[2,3],float16[4,3]] dim=0 out=float32[6,3]"
+            "InplaceAdd selfRef=float32[5] other=int32[5] alpha=2"
+            "ReduceSum self=float32[6,7,8] strides[1,6,42] dims=[0,2] keepDims=false dtype=float32 out=float32[7]")
+    expect_run("op --verify ${d}" 0 "verify .*: ok" ${PACL} op "${d}" --verify)
+  endforeach()
+  expect_run("op --verify without a reference" nonzero "no PyTorch reference for aclnnLgamma"
+             ${PACL} op "Lgamma self=float32[4] range[1,3] out=float32[4]" --verify)
+else()
+  message(STATUS "op --verify: skipped (python3-torch is not installed)")
+endif()
+
 # A CANN program built and run; its arguments follow --.
 expect_run("run" 0 "all 8\\.0, PASS" ${PACL} run ${SRC}/examples/add_walkthrough.cpp ${flags})
 

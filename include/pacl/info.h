@@ -2,6 +2,8 @@
 #ifndef PACL_INFO_H_
 #define PACL_INFO_H_
 
+#include "aclnn/acl_meta.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -16,6 +18,10 @@ __attribute__((visibility("default"))) const char* paclOpName(int index);
 __attribute__((visibility("default"))) const char* paclOpHeader(int index);
 /* Intra-op threads (PACL_NUM_THREADS, default the number of CPUs). */
 __attribute__((visibility("default"))) int paclThreadCount(void);
+/* The kernel that phase 1 chose for a live executor ("elementwise<float32>", ...; "" when the op
+ * has nothing to run, e.g. an empty output); NULL when `executor` is not a live executor. The text
+ * lives as long as the executor. */
+__attribute__((visibility("default"))) const char* paclExecutorKernelName(const aclOpExecutor* executor);
 /* One line per dependency and build setting: "fmt 9.1.0", "compiler GCC 12.2.0", ... */
 __attribute__((visibility("default"))) const char* paclBuildInfo(void);
 

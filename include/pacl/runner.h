@@ -186,6 +186,8 @@ struct RunInfo {
   bool cache_hit = false;     // the executor came from the cache (phase 1 skipped)
   bool cached = false;        // the call ran a cached (repeatable) executor
   uint64_t workspace_size = 0;
+  // The kernel phase 1 chose (pacl's paclExecutorKernelName); empty on CANN.
+  std::string kernel;
 };
 
 // ---- op table ------------------------------------------------------------------------------------

@@ -2,10 +2,12 @@
 
 #include <array>
 #include <cstring>
+#include <mutex>
 
 #include "aclnn/acl_meta.h"
 #include "core/phase.h"
 #include "core/registry_live.h"
+#include "pacl/info.h"
 #include "runtime/observer.h"
 #include "runtime/runtime.h"
 #include "runtime/trace.h"
@@ -311,6 +313,15 @@ void rebind_dynamic(aclOpExecutor* executor, size_t relativeIndex, aclTensorList
 }  // namespace
 
 extern "C" {
+
+const char* paclExecutorKernelName(const aclOpExecutor* executor) {
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  aclOpExecutor* e = const_cast<aclOpExecutor*>(executor);
+  if (!e || pacl::LiveObjects::get().kind_of(e) != pacl::Magic::kExecutor) return nullptr;
+  if (e->kernel && e->kernel_name.empty()) e->kernel_name = e->kernel->name();
+  return e->kernel_name.c_str();
+}
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
   return nn_call("aclSetAclOpExecutorRepeatable", [&] {

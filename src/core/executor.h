@@ -55,6 +55,7 @@ struct aclOpExecutor {
   uint64_t workspace_size = 0;
   bool repeatable = false;
   uint64_t runs = 0;
+  std::string kernel_name;  // paclExecutorKernelName's text, made on first request
 };
 
 namespace pacl {

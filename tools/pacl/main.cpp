@@ -1,5 +1,5 @@
-// The `pacl` command line: build and run a CANN program against this pacl (`pacl run`), list the
-// implemented ops (`pacl ops`), describe the installation (`pacl info`) and print the compile and
+// The `pacl` command line: build and run a CANN program against this pacl (`pacl run`), run one op
+// from a descriptor (`pacl op`), list the implemented ops (`pacl ops`), describe the installation (`pacl info`) and print the compile and
 // link flags (`pacl --cflags`, `pacl --libs`). See docs/tools.md.
 #include <CLI/CLI.hpp>
 #include <sys/stat.h>
@@ -20,6 +20,9 @@
 #include <vector>
 
 #include "acl/acl.h"
+#ifdef PACL_CLI_OP
+#include "op_command.h"
+#endif
 #include "pacl/info.h"
 #include "pacl_paths.h"
 
@@ -66,6 +69,14 @@ Layout layout() {
     return {prefix + "/include", prefix + "/lib64"};
   return {PACL_SOURCE_INCLUDE_DIR, PACL_BUILD_LIB_DIR};
 }
+
+#ifdef PACL_CLI_OP
+// tools/pacl/reference.py: installed as <prefix>/share/pacl/reference.py, else from the source tree.
+std::string reference_script() {
+  const std::string installed = self_dir() + "/../share/pacl/reference.py";
+  return exists(installed) ? installed : std::string(PACL_SOURCE_DIR) + "/tools/pacl/reference.py";
+}
+#endif
 
 std::string cflags(const Layout& l) {
   return "-I" + l.include + " -I" + l.include + "/aclnn -I" + l.include + "/aclnnop";
@@ -290,6 +301,21 @@ int main(int argc, char** argv) {
   ops->add_flag("--markdown", markdown, "print the list as a Markdown table (the docs' coverage list)");
   ops->add_option("--filter", filter, "only ops whose name matches this regular expression (case-insensitive)");
 
+#ifdef PACL_CLI_OP
+  CLI::App* op = app.add_subcommand(
+      "op", "run one aclnn op from a one-line descriptor, e.g. \"Add self=float32[2,3] other=float32[3] "
+            "alpha=float32(1) out=float32[2,3]\" (docs/tools.md)");
+  std::string descriptor;
+  paclcli::OpOptions op_opts;
+  op->add_option("descriptor", descriptor, "the op and its arguments as name=value (the op tests' repro syntax)")
+      ->required();
+  op->add_option("--seed", op_opts.seed, "seed of the random inputs")->capture_default_str();
+  op->add_option("--fill", op_opts.fill, "input values: random, zeros, ones, arange or a number")->capture_default_str();
+  op->add_option("--bench", op_opts.bench, "time this many runs after the first (median, min, GB/s)")
+      ->check(CLI::Range(0, 1000000));
+  op->add_flag("--verify", op_opts.verify, "compare the outputs with PyTorch (needs python3-torch)");
+#endif
+
   app.add_subcommand("info", "print devices, memory, threads, CPU features, build and settings in force");
 
   // Everything after "--" belongs to the program of `pacl run`.
@@ -311,6 +337,12 @@ int main(int argc, char** argv) {
     return run_command(sources, after_dashes, check_level, trace, std_flag, output, extra, verbose);
   }
   if (ops->parsed()) return ops_command(markdown, filter);
+#ifdef PACL_CLI_OP
+  if (op->parsed()) {
+    op_opts.reference = reference_script();
+    return paclcli::OpCommand(descriptor, op_opts);
+  }
+#endif
   if (app.got_subcommand("info")) return info_command();
   if (!show_cflags && !show_libs && !show_version) {
     std::printf("%s", app.help().c_str());
