@@ -115,3 +115,16 @@ if(NOT found_kernel OR NOT found_api)
   message(FATAL_ERROR "the trace (${n} events) lacks the Add kernel span or the phase-1 API span")
 endif()
 message(STATUS "trace: ${n} events, kernel and API spans present")
+
+# The trace rendered as a self-contained HTML page (scripts/trace_html.py) shows both tracks and the
+# Add kernel's row.
+execute_process(COMMAND /usr/bin/python3 ${SRC}/scripts/trace_html.py ${WORK}/trace.json ${WORK}/trace.html
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "trace_html.py: exit ${rc}\n${err}")
+endif()
+file(READ ${WORK}/trace.html page)
+if(NOT page MATCHES "host thread" OR NOT page MATCHES "<td>aclnnAdd</td><td>elementwise")
+  message(FATAL_ERROR "trace.html lacks the host track or the Add kernel row")
+endif()
+message(STATUS "trace_html: ok")
