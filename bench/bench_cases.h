@@ -19,6 +19,8 @@ enum class Unit {
   kTime,       // figures in time per call
 };
 
+struct Environment;
+
 struct Peer {
   std::string name;
   std::function<void()> fn;
@@ -30,6 +32,9 @@ struct Case {
   double bytes;  // per call (or FLOPs, see Unit)
   std::function<void()> pacl;
   std::vector<Peer> peers;
+  // Large cases fill `pacl` and `peers` here, just before they are measured; the driver drops both
+  // right after, so their buffers live only while their own case runs.
+  std::function<void(Environment&, Case&)> materialize = {};
 };
 
 struct Environment {
@@ -74,6 +79,9 @@ using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
 // the returned size (kept between calls and grown when needed), aclrtSynchronizeStream. Aborts
 // with the op's message on failure (a benchmark of a failing call would measure nothing).
 std::function<void()> op_call(Environment& env, std::string op, Phase1 p1, Phase2 p2);
+
+// Aborts with `what` and aclGetRecentErrMsg() unless e is ACL_SUCCESS.
+void check(aclError e, const char* what);
 
 // Bandwidth probes over a working set of `bytes` (as arrays of float), with the best of one
 // thread and env.threads threads: the limit a memory-bound op of that size can reach.

@@ -14,7 +14,6 @@
 #endif
 
 namespace pacl::bench {
-namespace {
 
 void check(aclError e, const char* what) {
   if (e != ACL_SUCCESS) {
@@ -22,6 +21,8 @@ void check(aclError e, const char* what) {
     std::exit(1);
   }
 }
+
+namespace {
 
 size_t dtype_bytes(aclDataType t) {
   switch (t) {

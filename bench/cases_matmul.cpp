@@ -78,7 +78,7 @@ std::vector<Case> matmul_cases(Environment& env) {
   struct Shape {
     int64_t batch, m, n, k;
   };
-  for (const Shape sh : {Shape{1, 256, 256, 256}, Shape{1, 1024, 1024, 1024}, Shape{16, 128, 128, 128}}) {
+  for (const Shape sh : {Shape{1, 256, 256, 256}, Shape{1, 1024, 1024, 1024}, Shape{1, 2048, 2048, 2048}, Shape{16, 128, 128, 128}}) {
     const bool batched = sh.batch > 1;
     auto dims = [&](int64_t r, int64_t c) {
       return batched ? std::vector<int64_t>{sh.batch, r, c} : std::vector<int64_t>{r, c};

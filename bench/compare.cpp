@@ -4,7 +4,7 @@
 // same working set (the physical limit for memory-bound ops) and, when built with libtorch, PyTorch
 // doing the same work with the same number of threads.
 //
-//   pacl_compare [--filter REGEX] [--reps N] [--min-time SECONDS] [--json FILE] [--list]
+//   pacl_compare [--filter REGEX] [--reps N] [--min-time SECONDS] [--settle SECONDS] [--json FILE] [--list]
 //
 // Output: one Markdown table per group (case, pacl, peer, peer figure, ratio) on stdout; --json
 // writes every measurement (seconds per call, bytes per call) for scripts/perf.sh.
@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -20,6 +21,7 @@
 #include <memory>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_cases.h"
@@ -48,13 +50,18 @@ struct Result {
   double pacl_s, peer_s;  // median seconds per call
 };
 
-// Times the case's pacl function and each peer, interleaved, `reps` times.
-std::vector<Result> measure(const Case& c, int reps, double min_time) {
+// Times the case's pacl function and each peer, interleaved, `reps` times. Before each batch the
+// process sleeps `settle` seconds: OpenMP runtimes (the probes', PyTorch's) keep their threads
+// spinning for milliseconds after a parallel region, and on a small machine those spinning threads
+// would take the cores from whichever function runs next.
+std::vector<Result> measure(const Case& c, int reps, double min_time, double settle) {
+  auto pause = [settle] { std::this_thread::sleep_for(std::chrono::duration<double>(settle)); };
   std::vector<const std::function<void()>*> fns{&c.pacl};
   for (const Peer& p : c.peers) fns.push_back(&p.fn);
   // Batch size: enough calls of the slowest function to fill min_time.
   int64_t calls = 1;
   for (const auto* f : fns) {
+    pause();
     (*f)();  // warm up (first-touch pages, caches, lazy init)
     const double t = seconds_per_call(*f, 1);
     calls = std::max<int64_t>(calls, static_cast<int64_t>(min_time / std::max(t, 1e-9)));
@@ -62,7 +69,10 @@ std::vector<Result> measure(const Case& c, int reps, double min_time) {
   calls = std::min<int64_t>(calls, 1 << 20);
   std::vector<std::vector<double>> samples(fns.size());
   for (int r = 0; r < reps; ++r)
-    for (size_t i = 0; i < fns.size(); ++i) samples[i].push_back(seconds_per_call(*fns[i], calls));
+    for (size_t i = 0; i < fns.size(); ++i) {
+      pause();
+      samples[i].push_back(seconds_per_call(*fns[i], calls));
+    }
   std::vector<Result> out;
   const double pacl_s = median(samples[0]);
   for (size_t i = 0; i < c.peers.size(); ++i)
@@ -123,11 +133,13 @@ int main(int argc, char** argv) {
   CLI::App app{"pacl_compare: pacl next to its same-run peers"};
   std::string filter = ".*", json;
   int reps = 5;
-  double min_time = 0.02;
+  double min_time = 0.02, settle = 0.01;
   bool list = false;
   app.add_option("--filter", filter, "only cases whose 'group/name' matches this regular expression");
   app.add_option("--reps", reps, "interleaved repetitions per case (median reported)")->check(CLI::Range(1, 1000));
   app.add_option("--min-time", min_time, "seconds per timed batch")->check(CLI::PositiveNumber);
+  app.add_option("--settle", settle, "seconds of sleep before each timed batch (lets other runtimes' spinning threads park)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--json", json, "also write all results to this file");
   app.add_flag("--list", list, "list the cases and exit");
   CLI11_PARSE(app, argc, argv);
@@ -146,7 +158,9 @@ int main(int argc, char** argv) {
         std::printf("%s/%s\n", c.group.c_str(), c.name.c_str());
         continue;
       }
-      for (Result& r : measure(c, reps, min_time)) group.push_back(std::move(r));
+      Case run = c;
+      if (run.materialize) run.materialize(env, run);
+      for (Result& r : measure(run, reps, min_time, settle)) group.push_back(std::move(r));
     }
     print_markdown(group);
     all.insert(all.end(), group.begin(), group.end());

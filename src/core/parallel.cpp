@@ -1,6 +1,8 @@
 #include "core/parallel.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -14,6 +16,38 @@ namespace {
 
 thread_local bool t_in_parallel = false;
 
+// How long a worker (and the caller waiting for the last part) polls before parking on a condition
+// variable. Waking a parked thread costs a futex round trip (several microseconds), which would
+// dominate a parallel region of a mid-sized op; a short poll keeps back-to-back regions cheap while
+// an idle pool still sleeps.
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Polls `ready` for up to kSpin; true once it holds.
+template <typename Ready>
+bool spin_until(Ready ready) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpin;
+  for (int i = 0;; ++i) {
+    if (ready()) return true;
+    cpu_relax();
+    if ((i & 63) == 63 && std::chrono::steady_clock::now() >= deadline) return ready();
+  }
+}
+
+// One parallel region at a time (run_mu_): concurrent callers from several streams take turns, so
+// the pool never runs more threads than it has. A region is published by storing its claim word
+// (region id | parts | next part) and bumping generation_; workers poll briefly, then park on cv_.
+// A part is claimed by a compare-and-swap on the claim word that also checks the region id, so a
+// late worker can never claim a part of a newer region with an older region's job. The mutex only
+// guards parking: a waiter re-checks its condition under mu_ before sleeping, and a publisher that
+// sees a sleeper notifies under mu_, so no wake-up is lost.
 class Pool {
  public:
   explicit Pool(int threads) : size_(threads) {
@@ -24,68 +58,96 @@ class Pool {
   int size() const { return size_; }
 
   void run(int parts, FunctionRef<void(int)> job) {
-    std::unique_lock<std::mutex> serial(run_mu_);  // one parallel region at a time
-    {
+    std::lock_guard<std::mutex> serial(run_mu_);
+    const uint32_t region = static_cast<uint32_t>(generation_.load(std::memory_order_relaxed) + 1);
+    job_.store(&job, std::memory_order_relaxed);
+    pending_.store(parts - 1, std::memory_order_relaxed);
+    error_ = nullptr;
+    // Part 0 is the caller's: next starts at 1.
+    claim_.store(uint64_t{region} << 32 | uint64_t(parts) << 16 | 1u, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_seq_cst);
+    if (sleepers_.load(std::memory_order_seq_cst) > 0) {
       std::lock_guard<std::mutex> lock(mu_);
-      job_ = &job;
-      parts_ = parts;
-      next_ = 1;  // the caller runs part 0
-      pending_ = parts - 1;
-      error_ = nullptr;
-      ++generation_;
+      cv_.notify_all();
     }
-    cv_.notify_all();
-    run_parts(&job, 0);
-    std::unique_lock<std::mutex> lock(mu_);
-    done_cv_.wait(lock, [this] { return pending_ == 0; });
-    job_ = nullptr;
+    run_parts(job, 0, region);
+    auto done = [this] { return pending_.load(std::memory_order_seq_cst) == 0; };
+    if (!spin_until(done)) {
+      std::unique_lock<std::mutex> lock(mu_);
+      caller_waiting_.store(true, std::memory_order_seq_cst);
+      done_cv_.wait(lock, done);
+      caller_waiting_.store(false, std::memory_order_relaxed);
+    }
+    job_.store(nullptr, std::memory_order_relaxed);
     if (error_) std::rethrow_exception(error_);
   }
 
  private:
-  // Runs part p, then keeps claiming unclaimed parts of the same region. All bookkeeping is under
-  // mu_: parts are large, so the lock is cheap next to them.
-  void run_parts(const FunctionRef<void(int)>* job, int p) {
+  // The next unclaimed part of `region`, or -1 when that region has none left (or is over).
+  int claim(uint32_t region) {
+    uint64_t c = claim_.load(std::memory_order_acquire);
+    for (;;) {
+      if (static_cast<uint32_t>(c >> 32) != region) return -1;
+      const int parts = static_cast<int>((c >> 16) & 0xffff), next = static_cast<int>(c & 0xffff);
+      if (next >= parts) return -1;
+      if (claim_.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel, std::memory_order_acquire)) return next;
+    }
+  }
+
+  // Runs part p of `region`, then keeps claiming its unclaimed parts.
+  void run_parts(const FunctionRef<void(int)>& job, int p, uint32_t region) {
     t_in_parallel = true;
     while (p >= 0) {
       try {
-        (*job)(p);
+        job(p);
       } catch (...) {
-        std::lock_guard<std::mutex> lock(mu_);
+        std::lock_guard<std::mutex> lock(error_mu_);
         if (!error_) error_ = std::current_exception();
       }
-      std::lock_guard<std::mutex> lock(mu_);
-      if (p != 0 && --pending_ == 0) done_cv_.notify_all();
-      p = next_ < parts_ ? next_++ : -1;
+      if (p != 0) finish_part();
+      p = claim(region);
     }
     t_in_parallel = false;
   }
 
+  void finish_part() {
+    if (pending_.fetch_sub(1, std::memory_order_seq_cst) == 1 && caller_waiting_.load(std::memory_order_seq_cst)) {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_cv_.notify_all();
+    }
+  }
+
   void loop() {
     uint64_t seen = 0;
-    std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
-      cv_.wait(lock, [&] { return generation_ != seen; });
-      seen = generation_;
-      if (!job_ || next_ >= parts_) continue;
-      const int p = next_++;
-      const FunctionRef<void(int)>* job = job_;
-      lock.unlock();
-      run_parts(job, p);
-      lock.lock();
+      auto published = [&] { return generation_.load(std::memory_order_seq_cst) != seen; };
+      if (!spin_until(published)) {
+        std::unique_lock<std::mutex> lock(mu_);
+        sleepers_.fetch_add(1, std::memory_order_seq_cst);
+        cv_.wait(lock, published);
+        sleepers_.fetch_sub(1, std::memory_order_relaxed);
+      }
+      seen = generation_.load(std::memory_order_acquire);
+      const uint32_t region = static_cast<uint32_t>(seen);
+      // A successful claim means the region is still running (its caller waits for this part), so
+      // job_ still holds its job.
+      const int p = claim(region);
+      if (p >= 0) run_parts(*job_.load(std::memory_order_relaxed), p, region);
     }
   }
 
   int size_;
   std::vector<std::thread> workers_;
-  std::mutex run_mu_;
-  std::mutex mu_;
+  std::mutex run_mu_;    // serializes regions
+  std::mutex mu_;        // parking handshake only
+  std::mutex error_mu_;  // first exception of a region
   std::condition_variable cv_, done_cv_;
-  const FunctionRef<void(int)>* job_ = nullptr;
-  int parts_ = 0;
-  int next_ = 0;
-  int pending_ = 0;
-  uint64_t generation_ = 0;
+  std::atomic<const FunctionRef<void(int)>*> job_{nullptr};
+  std::atomic<uint64_t> claim_{0};  // region id (32 bits) | parts (16) | next part (16)
+  std::atomic<int> pending_{0};     // parts other than 0 not finished yet
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<int> sleepers_{0};
+  std::atomic<bool> caller_waiting_{false};
   std::exception_ptr error_;
 };
 
