@@ -318,6 +318,21 @@ std::vector<MatValue> Materialize(Ctx& ctx, CallState& cs, bool clone, Owned& ow
   return vals;
 }
 
+// pacl's paclExecutorKernelName when the process has it (found once with dlsym): CANN has no such
+// query, so on an NPU the kernel stays unnamed.
+std::string KernelName(const aclOpExecutor* e) {
+  using Fn = const char* (*)(const aclOpExecutor*);
+  static const Fn fn = [] {
+    Fn f = nullptr;
+    void* p = dlsym(RTLD_DEFAULT, "paclExecutorKernelName");
+    static_assert(sizeof f == sizeof p, "function and object pointers differ in size");
+    std::memcpy(&f, &p, sizeof f);
+    return f;
+  }();
+  const char* name = fn && e ? fn(e) : nullptr;
+  return name ? name : "";
+}
+
 std::shared_ptr<Entry> Plan(Ctx& ctx, const detail::CallSpec& spec, CallState& cs) {
   auto e = std::make_shared<Entry>();
   e->key = cs.key;
@@ -340,6 +355,7 @@ std::shared_ptr<Entry> Plan(Ctx& ctx, const detail::CallSpec& spec, CallState& c
   }
   e->executor = ex;
   e->workspace = ws;
+  e->kernel = KernelName(ex);
   e->bound.assign(e->rebinds.size(), nullptr);
   for (size_t i = 0; i < e->rebinds.size(); ++i) e->bound[i] = cs.tensors[e->rebinds[i].rec].addr;
   return e;
@@ -430,21 +446,6 @@ struct LeaseGuard {
   }
 };
 
-// pacl's paclExecutorKernelName when the process has it (found once with dlsym): CANN has no such
-// query, so on an NPU the kernel stays unnamed.
-std::string KernelName(const aclOpExecutor* e) {
-  using Fn = const char* (*)(const aclOpExecutor*);
-  static const Fn fn = [] {
-    Fn f = nullptr;
-    void* p = dlsym(RTLD_DEFAULT, "paclExecutorKernelName");
-    static_assert(sizeof f == sizeof p, "function and object pointers differ in size");
-    std::memcpy(&f, &p, sizeof f);
-    return f;
-  }();
-  const char* name = fn && e ? fn(e) : nullptr;
-  return name ? name : "";
-}
-
 Status RunCall(Ctx& ctx, RunInfo& ri, bool want_kernel) {
   const detail::CallSpec& spec0 = ctx.spec;
   detail::CallSpec spec = spec0;
@@ -492,7 +493,7 @@ Status RunCall(Ctx& ctx, RunInfo& ri, bool want_kernel) {
     if (!exec) Fail(Phase::kPhase1, kInner, "aclnn" + ctx.Name() + "GetWorkspaceSize returned success but no executor");
   }
   ri.workspace_size = ws;
-  if (want_kernel) ri.kernel = KernelName(entry ? entry->executor : exec);
+  if (want_kernel) ri.kernel = entry ? entry->kernel : KernelName(exec);
 
   Lease lease;
   try {

@@ -276,6 +276,7 @@ struct Entry {
   Phase2Fn phase2 = nullptr;
   aclOpExecutor* executor = nullptr;
   uint64_t workspace = 0;
+  std::string kernel;  // KernelName(executor), read once at plan time
   Owned owned;
   std::vector<Rebind> rebinds;
   std::vector<void*> bound;  // the address each rebind last set (under mu)

@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include <dlfcn.h>
+
 #include "internal.h"
+#include "pacl/info.h"
 
 namespace pacl::rn {
 
@@ -295,13 +298,25 @@ std::string ArgLabel(uint32_t arg, uint32_t elem, const std::vector<std::string>
   return s;
 }
 
-void ReadTensor(CallState& cs, const aclTensor* t, uint32_t arg, uint32_t elem, bool in_list,
-                const std::vector<std::string>& names) {
-  TensorRec r;
-  r.user = t;
-  r.arg = arg;
-  r.elem = elem;
-  r.in_list = in_list;
+namespace {
+
+// paclGetTensorView when the process has it (found once with dlsym): on CANN, null.
+using TensorViewFn = aclnnStatus (*)(const aclTensor*, paclTensorView*);
+TensorViewFn TensorViewGetter() {
+  static const TensorViewFn fn = [] {
+    TensorViewFn f = nullptr;
+    void* p = dlsym(RTLD_DEFAULT, "paclGetTensorView");
+    static_assert(sizeof f == sizeof p, "function and object pointers differ in size");
+    std::memcpy(&f, &p, sizeof f);
+    return f;
+  }();
+  return fn;
+}
+
+// The shape, strides, storage shape, offset, dtype, format and address of t through the public
+// CANN getters.
+void ReadTensorWithGetters(CallState& cs, const aclTensor* t, TensorRec& r, uint32_t arg, uint32_t elem,
+                           const std::vector<std::string>& names) {
   int64_t* p = nullptr;
   uint64_t n = 0;
   aclnnStatus st = aclGetViewShape(t, &p, &n);
@@ -329,6 +344,37 @@ void ReadTensor(CallState& cs, const aclTensor* t, uint32_t arg, uint32_t elem, 
   if ((st = aclGetDataType(t, &r.dtype)) != 0) ReadFail(arg, elem, names, "aclGetDataType", st);
   if ((st = aclGetFormat(t, &r.format)) != 0) ReadFail(arg, elem, names, "aclGetFormat", st);
   if ((st = aclGetRawTensorAddr(t, &r.addr)) != 0) ReadFail(arg, elem, names, "aclGetRawTensorAddr", st);
+}
+
+}  // namespace
+
+void ReadTensor(CallState& cs, const aclTensor* t, uint32_t arg, uint32_t elem, bool in_list,
+                const std::vector<std::string>& names) {
+  TensorRec r;
+  r.user = t;
+  r.arg = arg;
+  r.elem = elem;
+  r.in_list = in_list;
+  if (const auto get_view = TensorViewGetter()) {
+    // pacl's one-call getter (no allocation, one handle check); the CANN getters below otherwise.
+    paclTensorView v;
+    const aclnnStatus st = get_view(t, &v);
+    if (st != 0) ReadFail(arg, elem, names, "paclGetTensorView", st);
+    r.view_at = static_cast<uint32_t>(cs.dims.size());
+    r.ndim = static_cast<uint32_t>(v.viewDimsNum);
+    cs.dims.insert(cs.dims.end(), v.viewDims, v.viewDims + v.viewDimsNum);
+    r.strides_at = static_cast<uint32_t>(cs.dims.size());
+    cs.dims.insert(cs.dims.end(), v.strides, v.strides + v.viewDimsNum);
+    r.storage_at = static_cast<uint32_t>(cs.dims.size());
+    r.sdim = static_cast<uint32_t>(v.storageDimsNum);
+    cs.dims.insert(cs.dims.end(), v.storageDims, v.storageDims + v.storageDimsNum);
+    r.offset = v.offset;
+    r.dtype = static_cast<aclDataType>(v.dataType);
+    r.format = static_cast<aclFormat>(v.format);
+    r.addr = v.data;
+  } else {
+    ReadTensorWithGetters(cs, t, r, arg, elem, names);
+  }
   // Byte extent of the view, for aliasing.
   const int64_t* view = cs.dims.data() + r.view_at;
   const int64_t* strides = cs.dims.data() + r.strides_at;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates docs/performance.md: builds pacl and its benchmarks (Release, with the libtorch peer
 # when Debian's libtorch-dev is installed), runs pacl_compare (every case, pacl and its peers
-# interleaved in one process), and writes the tables plus two plots (docs/perf_add.png: time per
-# element vs size for Add; docs/perf_dispatch.png: dispatch latency per path).
+# interleaved in one process), and writes the tables plus two plots (docs/perf_scaling.png: time per
+# element vs size for Add and Softmax, 1 Ki to 256 Mi; docs/perf_dispatch.png: dispatch latency per path).
 #   bash scripts/perf.sh [--filter REGEX] [--reps N]      (extra arguments go to pacl_compare)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +20,4 @@ out=build-perf/perf
 mkdir -p "$out"
 ./build-perf/bench/pacl_compare --json "$out/results.json" "$@" | tee "$out/tables.md"
 /usr/bin/python3 scripts/perf_report.py "$out/results.json" "$out/tables.md" docs
-echo "wrote docs/performance.md, docs/perf_add.png, docs/perf_dispatch.png"
+echo "wrote docs/performance.md, docs/perf_scaling.png, docs/perf_dispatch.png"

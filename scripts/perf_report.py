@@ -36,28 +36,36 @@ def size_of(case):
     return int(m.group(1)) * (1024 if m.group(2) == "Ki" else 1024 * 1024)
 
 
-def plot_add(results, path):
-    rows = [r for r in results if r["group"] == "elementwise" and r["case"].startswith("Add f32 ")]
-    if not rows:
+def plot_scaling(results, path):
+    """Time per element vs size for Add and Softmax (the scaling group), pacl next to its peers."""
+    ops = [("Add f32 ", "Add, out = a + b"), ("Softmax f32 ", "Softmax over rows of 1024")]
+    panels = []
+    for prefix, title in ops:
+        rows = [r for r in results if r["group"] == "scaling" and r["case"].startswith(prefix)]
+        series = {}
+        for r in rows:
+            n = size_of(r["case"])
+            if n is None:
+                continue
+            series.setdefault("pacl", {})[n] = r["pacl_s"] / n * 1e9
+            if r["peer"]:
+                series.setdefault(r["peer"], {})[n] = r["peer_s"] / n * 1e9
+        if series:
+            panels.append((title, series))
+    if not panels:
         return False
-    series = {}
-    for r in rows:
-        n = size_of(r["case"])
-        if n is None:
-            continue
-        series.setdefault("pacl Add", {})[n] = r["pacl_s"] / n * 1e9
-        series.setdefault(r["peer"], {})[n] = r["peer_s"] / n * 1e9
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for name, pts in series.items():
-        xs = sorted(pts)
-        ax.plot(xs, [pts[x] for x in xs], marker="o", label=name)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("elements (float32)")
-    ax.set_ylabel("ns per element")
-    ax.set_title("Add, out = a + b: time per element vs size (same run)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.2), squeeze=False)
+    for ax, (title, series) in zip(axes[0], panels):
+        for name, pts in series.items():
+            xs = sorted(pts)
+            ax.plot(xs, [pts[x] for x in xs], marker="o", label=name)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("elements (float32)")
+        ax.set_ylabel("ns per element")
+        ax.set_title(f"{title}: time per element vs size")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     return True
@@ -99,7 +107,7 @@ def main():
     # Drop the run's one-line preamble: the header below states it.
     tables = "\n".join(l for l in tables.splitlines() if not l.startswith("threads:"))
     results = data["results"]
-    have_add = plot_add(results, os.path.join(docs, "perf_add.png"))
+    have_scaling = plot_scaling(results, os.path.join(docs, "perf_scaling.png"))
     have_dispatch = plot_dispatch(results, os.path.join(docs, "perf_dispatch.png"))
     try:
         torch_version = subprocess.run(["/usr/bin/python3", "-c", "import torch; print(torch.__version__)"],
@@ -117,8 +125,8 @@ def main():
     out.append(f"- peers: STREAM-style triad bandwidth probe (bench/bench_support.cpp)"
                + (f"; PyTorch {torch_version} (libtorch, C++ API)" if data.get("torch") else "; PyTorch not built in"))
     out.append("")
-    if have_add:
-        out.append("![Add: time per element vs size](perf_add.png)\n")
+    if have_scaling:
+        out.append("![Add and Softmax: time per element vs size, 1 Ki to 256 Mi elements](perf_scaling.png)\n")
     if have_dispatch:
         out.append("![dispatch latency per path](perf_dispatch.png)\n")
     out.append(tables.strip() + "\n")

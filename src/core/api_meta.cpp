@@ -5,6 +5,7 @@
 #include "aclnn/aclnn_base.h"  // aclnnInit / aclnnFinalize: their declarations export them
 #include "core/executor.h"
 #include "core/registry_live.h"
+#include "pacl/info.h"
 #include "runtime/c_boundary.h"
 #include "runtime/observer.h"
 
@@ -286,6 +287,22 @@ aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr) {
   return nn_call("aclGetRawTensorAddr", [&] {
     need_out(addr, "addr");
     *addr = pacl::live(tensor, "tensor").data;
+  });
+}
+
+aclnnStatus paclGetTensorView(const aclTensor* tensor, paclTensorView* view) {
+  return nn_call("paclGetTensorView", [&] {
+    need_out(view, "view");
+    const aclTensor& t = pacl::live(tensor, "tensor");
+    view->dataType = static_cast<int32_t>(t.dtype);
+    view->format = t.format;
+    view->viewDimsNum = t.view.size();
+    view->viewDims = t.view.data();
+    view->strides = t.strides.data();
+    view->storageDimsNum = t.storage.size();
+    view->storageDims = t.storage.data();
+    view->offset = t.offset;
+    view->data = t.data;
   });
 }
 

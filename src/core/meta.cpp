@@ -16,29 +16,71 @@ LiveObjects& LiveObjects::get() {
   return *l;
 }
 
+Magic LiveObjects::find(const void* p) const {
+  if (!p) return Magic::kDead;
+  for (size_t i = home(p);; i = (i + 1) & mask_) {
+    const Slot& s = slots_[i];
+    if (s.p == p) return s.kind;
+    if (!s.p) return Magic::kDead;
+  }
+}
+
+void LiveObjects::grow() {
+  std::vector<Slot> old(slots_.size() * 2);
+  old.swap(slots_);
+  mask_ = slots_.size() - 1;
+  --shift_;
+  for (const Slot& s : old) {
+    if (!s.p) continue;
+    size_t i = home(s.p);
+    while (slots_[i].p) i = (i + 1) & mask_;
+    slots_[i] = s;
+  }
+}
+
 void LiveObjects::add(const void* p, Magic kind) {
+  if (!p) return;
   std::lock_guard<std::mutex> lock(mu_);
-  objects_[p] = kind;
+  if ((size_ + 1) * 2 > slots_.size()) grow();  // load factor <= 1/2: short probe runs
+  size_t i = home(p);
+  while (slots_[i].p && slots_[i].p != p) i = (i + 1) & mask_;
+  if (!slots_[i].p) ++size_;
+  slots_[i] = Slot{p, kind};
 }
 
 bool LiveObjects::remove(const void* p, Magic kind) {
+  if (!p) return false;
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = objects_.find(p);
-  if (it == objects_.end() || it->second != kind) return false;
-  objects_.erase(it);
+  size_t i = home(p);
+  while (slots_[i].p != p) {
+    if (!slots_[i].p) return false;
+    i = (i + 1) & mask_;
+  }
+  if (slots_[i].kind != kind) return false;
+  // Backward-shift deletion: pull later members of the probe run into the hole when the hole lies
+  // on their path from their home slot.
+  for (size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
+    if (!slots_[j].p) break;
+    const size_t h = home(slots_[j].p);
+    const bool movable = i <= j ? (h <= i || h > j) : (h <= i && h > j);
+    if (movable) {
+      slots_[i] = slots_[j];
+      i = j;
+    }
+  }
+  slots_[i] = Slot{};
+  --size_;
   return true;
 }
 
 Magic LiveObjects::kind_of(const void* p) const {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = objects_.find(p);
-  return it == objects_.end() ? Magic::kDead : it->second;
+  return find(p);
 }
 
 size_t LiveObjects::count(Magic kind) const {
   std::lock_guard<std::mutex> lock(mu_);
-  return static_cast<size_t>(
-      std::count_if(objects_.begin(), objects_.end(), [&](const auto& kv) { return kv.second == kind; }));
+  return static_cast<size_t>(std::count_if(slots_.begin(), slots_.end(), [&](const Slot& s) { return s.p && s.kind == kind; }));
 }
 
 const char* magic_name(Magic m) {

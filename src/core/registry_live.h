@@ -3,8 +3,10 @@
 // pointer is reported precisely without ever being dereferenced.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <mutex>
-#include <unordered_map>
+#include <vector>
 
 #include "core/meta.h"
 
@@ -24,15 +26,30 @@ class LiveObjects {
   template <typename F>
   bool with_live(const void* p, Magic kind, F&& f) {
     std::lock_guard<std::mutex> lock(mu_);
-    const auto it = objects_.find(p);
-    if (it == objects_.end() || it->second != kind) return false;
+    if (find(p) != kind) return false;
     f();
     return true;
   }
 
  private:
+  // An open-addressing hash set (linear probing, backward-shift deletion: no tombstones, no
+  // allocation per object), guarded by mu_. The registry is read on every API call, so a lookup
+  // must stay a few probes in one cache line, not a node walk.
+  struct Slot {
+    const void* p = nullptr;  // null: empty
+    Magic kind = Magic::kDead;
+  };
+  size_t home(const void* p) const {
+    return static_cast<size_t>((reinterpret_cast<uintptr_t>(p) >> 4) * 0x9e3779b97f4a7c15ull >> shift_);
+  }
+  Magic find(const void* p) const;  // under mu_
+  void grow();                      // under mu_
+
   mutable std::mutex mu_;
-  std::unordered_map<const void*, Magic> objects_;
+  std::vector<Slot> slots_ = std::vector<Slot>(1024);
+  size_t mask_ = 1023;
+  int shift_ = 64 - 10;
+  size_t size_ = 0;
 };
 
 const char* magic_name(Magic m);  // "aclTensor", ...
