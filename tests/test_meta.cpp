@@ -14,6 +14,7 @@
 #include "aclnn/acl_meta.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_add.h"
+#include "pacl/info.h"
 
 namespace {
 
@@ -701,6 +702,66 @@ TEST(ListTest, ScalarListOwnsItsElements) {
 TEST(MetaTest, AclnnInitFinalize) {
   EXPECT_EQ(aclnnInit(nullptr), 0);
   EXPECT_EQ(aclnnFinalize(), 0);
+}
+
+}  // namespace
+
+// ---- the live-object registry and paclGetTensorView -----------------------------------------------
+
+namespace {
+
+// Many handles at once (the registry grows several times), destroyed in a scrambled order: every
+// survivor stays usable and every destroyed one is reported, whatever probe runs the removals left.
+TEST(RegistryTest, ManyHandlesDestroyedInScrambledOrder) {
+  constexpr int kCount = 20000;
+  std::vector<aclTensor*> ts;
+  for (int i = 0; i < kCount; ++i) {
+    ts.push_back(MakeTensor({i % 7 + 1}));
+    ASSERT_NE(ts.back(), nullptr) << LastError();
+  }
+  std::vector<bool> alive(kCount, true);
+  uint64_t x = 12345;
+  for (int k = 0; k < kCount / 2; ++k) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const int i = static_cast<int>((x >> 33) % kCount);
+    if (!alive[i]) continue;
+    ASSERT_OK(aclDestroyTensor(ts[i]));
+    alive[i] = false;
+  }
+  for (int i = 0; i < kCount; ++i) {
+    int64_t off = -1;
+    if (alive[i]) {
+      ASSERT_OK(aclGetViewOffset(ts[i], &off)) << "tensor " << i;
+      ASSERT_EQ(ViewShape(ts[i]), Dims{i % 7 + 1});
+    } else {
+      ASSERT_EQ(static_cast<int>(aclGetViewOffset(ts[i], &off)), ACLNN_ERR_PARAM_INVALID) << "tensor " << i;
+    }
+  }
+  for (int i = 0; i < kCount; ++i)
+    if (alive[i]) {
+      ASSERT_OK(aclDestroyTensor(ts[i]));
+    }
+}
+
+TEST(TensorViewTest, OneCallReportsWhatTheGettersReport) {
+  float storage[64] = {};
+  const Dims view{2, 3}, strides{1, 4}, st{40};
+  aclTensor* t = MakeTensor(view, ACL_FLOAT16, storage, &strides, 5, &st, ACL_FORMAT_NCHW);
+  ASSERT_NE(t, nullptr) << LastError();
+  paclTensorView v;
+  ASSERT_OK(paclGetTensorView(t, &v));
+  EXPECT_EQ(v.dataType, ACL_FLOAT16);
+  EXPECT_EQ(v.format, ACL_FORMAT_NCHW);
+  EXPECT_EQ(Dims(v.viewDims, v.viewDims + v.viewDimsNum), ViewShape(t));
+  EXPECT_EQ(Dims(v.strides, v.strides + v.viewDimsNum), Strides(t));
+  EXPECT_EQ(Dims(v.storageDims, v.storageDims + v.storageDimsNum), StorageShape(t));
+  EXPECT_EQ(v.offset, Offset(t));
+  EXPECT_EQ(v.data, static_cast<void*>(storage));
+  EXPECT_NN_FAILS(paclGetTensorView(t, nullptr), ACLNN_ERR_PARAM_NULLPTR, HasSubstr("paclGetTensorView"),
+                  HasSubstr("view"));
+  EXPECT_NN_FAILS(paclGetTensorView(nullptr, &v), ACLNN_ERR_PARAM_NULLPTR, HasSubstr("tensor"));
+  ASSERT_OK(aclDestroyTensor(t));
+  EXPECT_NN_FAILS(paclGetTensorView(t, &v), ACLNN_ERR_PARAM_INVALID, HasSubstr("not live"));
 }
 
 }  // namespace
