@@ -23,11 +23,12 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPACL_WERROR=ON \
 cmake --build build-asan -j "$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest -j "$jobs" --output-on-failure)
 
-# ThreadSanitizer over the concurrency-heavy suites (streams, events, executors).
+# ThreadSanitizer over the concurrency-heavy suites (streams, events, executors, the intra-op pool
+# under several host threads, the runner's executor cache hammered by threads x streams).
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPACL_SANITIZE=thread > /dev/null
-cmake --build build-tsan -j "$jobs" --target test_runtime test_executor test_checker
+cmake --build build-tsan -j "$jobs" --target test_runtime test_executor test_checker test_concurrency test_runner_cache
 # The checker cases that free, read or overwrite memory under queued work, or launch one executor on
 # two unordered streams, or write one buffer from two unordered streams, are data races on purpose (the checker's job is to report them): TSan sees
 # the same race and is not asked about them.
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -j "$jobs" --output-on-failure -L '^test_(runtime|executor|checker)$' \
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -j "$jobs" --output-on-failure -L '^test_(runtime|executor|checker|concurrency|runner_cache)$' \
    -E '^Checker\.(FreeBeforeSynchronize|WorkspaceFreedBeforeSynchronize|ReadBeforeSynchronize|HostOverwritesAnInputOfQueuedWork|RepeatableExecutorOnTwoStreams|CrossStreamRaceWithoutEvent)$')
