@@ -322,13 +322,7 @@ std::vector<MatValue> Materialize(Ctx& ctx, CallState& cs, bool clone, Owned& ow
 // query, so on an NPU the kernel stays unnamed.
 std::string KernelName(const aclOpExecutor* e) {
   using Fn = const char* (*)(const aclOpExecutor*);
-  static const Fn fn = [] {
-    Fn f = nullptr;
-    void* p = dlsym(RTLD_DEFAULT, "paclExecutorKernelName");
-    static_assert(sizeof f == sizeof p, "function and object pointers differ in size");
-    std::memcpy(&f, &p, sizeof f);
-    return f;
-  }();
+  static const Fn fn = PaclExtension<Fn>("paclExecutorKernelName");
   const char* name = fn && e ? fn(e) : nullptr;
   return name ? name : "";
 }

@@ -2,9 +2,12 @@
 // dlfcn and libffi only: no pacl-internal header.
 #pragma once
 
+#include <dlfcn.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -20,6 +23,17 @@
 #define PACL_RUNNER_TLS thread_local __attribute__((tls_model("initial-exec")))
 
 namespace pacl::rn {
+
+// A pacl extension entry point ("paclGetTensorView", ...) when the process has it, found with
+// dlsym; null on CANN, where the runner falls back to the public API.
+template <class Fn>
+Fn PaclExtension(const char* name) {
+  void* p = dlsym(RTLD_DEFAULT, name);
+  Fn f = nullptr;
+  static_assert(sizeof f == sizeof p, "function and object pointers differ in size");
+  std::memcpy(&f, &p, sizeof f);
+  return f;
+}
 
 using detail::AnyFn;
 using detail::ArgKind;

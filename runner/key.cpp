@@ -6,8 +6,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include <dlfcn.h>
-
 #include "internal.h"
 #include "pacl/info.h"
 
@@ -303,13 +301,7 @@ namespace {
 // paclGetTensorView when the process has it (found once with dlsym): on CANN, null.
 using TensorViewFn = aclnnStatus (*)(const aclTensor*, paclTensorView*);
 TensorViewFn TensorViewGetter() {
-  static const TensorViewFn fn = [] {
-    TensorViewFn f = nullptr;
-    void* p = dlsym(RTLD_DEFAULT, "paclGetTensorView");
-    static_assert(sizeof f == sizeof p, "function and object pointers differ in size");
-    std::memcpy(&f, &p, sizeof f);
-    return f;
-  }();
+  static const TensorViewFn fn = PaclExtension<TensorViewFn>("paclGetTensorView");
   return fn;
 }
 
