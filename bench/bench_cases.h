@@ -35,6 +35,9 @@ struct Case {
   // Large cases fill `pacl` and `peers` here, just before they are measured; the driver drops both
   // right after, so their buffers live only while their own case runs.
   std::function<void(Environment&, Case&)> materialize = {};
+  // Seconds each timed batch lasts at least, when more than the driver's --min-time: cases of
+  // milliseconds per call (large GEMMs) need several calls per batch for a steady median.
+  double min_batch_seconds = 0;
 };
 
 struct Environment {

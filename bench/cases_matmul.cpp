@@ -97,6 +97,7 @@ std::vector<Case> matmul_cases(Environment& env) {
     auto call = op_call(env, batched ? "aclnnBatchMatMul" : "aclnnMm", p1, batched ? aclnnBatchMatMul : aclnnMm);
     Case c{"matmul", name, Unit::kFlops, 2.0 * static_cast<double>(sh.batch * sh.m * sh.n * sh.k),
            [a, w, out, call] { call(); }, {}};
+    c.min_batch_seconds = 0.25;  // 2048^3 is ~0.1 s per call: at least a few calls per batch
     auto g = std::make_shared<HostGemm>(sh.batch, sh.m, sh.n, sh.k);
     c.peers.push_back(Peer{"OpenBLAS cblas_sgemm", openblas_peer(env, g)});
     c.peers.push_back(Peer{"oneDNN matmul", onednn_peer(env, g)});

@@ -160,7 +160,7 @@ int main(int argc, char** argv) {
       }
       Case run = c;
       if (run.materialize) run.materialize(env, run);
-      for (Result& r : measure(run, reps, min_time, settle)) group.push_back(std::move(r));
+      for (Result& r : measure(run, reps, std::max(min_time, run.min_batch_seconds), settle)) group.push_back(std::move(r));
     }
     print_markdown(group);
     all.insert(all.end(), group.begin(), group.end());
