@@ -104,7 +104,8 @@ struct alignas(8) ConstantSlot {
 template <size_t N>
 class ElementwiseDriver : public Kernel {
  public:
-  std::string name() const override { return name_; }
+  // "<name><compute dtype>", e.g. "elementwise.Add<float32>"; built on request, not per plan.
+  std::string name() const override { return name_ + "<" + dtype_name(t_) + ">"; }
   size_t workspace_bytes() const { return workspace_; }
   void run(void* const* data, void* workspace) const override;
 

@@ -56,6 +56,7 @@ ElementwiseOperands<N> plan_operands(OpBuilder& b, DType compute, const aclTenso
   ElementwiseOperands<N> r;
   const DType arith = arithmetic_dtype(compute);
   std::vector<Dims> strides;
+  strides.reserve(N + 1);
   strides.push_back(out.strides);
   for (size_t k = 0; k < N; ++k) {
     if (inputs[k].tensor) {

@@ -140,7 +140,7 @@ void plan_elementwise(OpBuilder& b, const std::string& name, DType compute, cons
   visit_arithmetic<Set>(compute, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto f = make_functor(tag);
-    auto k = std::make_shared<ElementwiseKernel<T, decltype(f), N>>(name + "<" + dtype_name(dtype_of<T>()) + ">", f,
+    auto k = std::make_shared<ElementwiseKernel<T, decltype(f), N>>(name, f,
                                                                     std::move(ops.geometry), b.slot_of(out),
                                                                     out.dtype, ops.sources, ops.constants.data());
     const uint64_t ws = k->workspace_bytes();

@@ -146,7 +146,7 @@ void StepPlan::elementwise(DType compute, const Dims& shape, const View& out, co
     auto f = make(tag);
     const std::array<ConstantSlot, N> none{};
     auto k = std::make_shared<ElementwiseKernel<T, decltype(f), N>>(
-        std::string("elementwise.") + b_.op().name + "<" + dtype_name(dtype_of<T>()) + ">", f, std::move(g), 0,
+        std::string("elementwise.") + b_.op().name, f, std::move(g), 0,
         out.dtype, src, none.data());
     const size_t ws = k->workspace_bytes() ? booking_.book(k->workspace_bytes()) : 0;
     steps_.push_back([k, refs, ws](const StepArgs& a) {

@@ -113,7 +113,9 @@ void Stream::worker_loop() {
 bool Stream::synchronize(int64_t timeout_ms) {
   // Other streams' queued work progresses while this thread runs or waits for this stream's.
   Kicker::get().pay(this);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
+  // Read the clock only for a bounded wait: the common unbounded synchronize needs no deadline.
+  const auto deadline = timeout_ms < 0 ? std::chrono::steady_clock::time_point{}
+                                       : std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   std::unique_lock<std::mutex> lock(mu_);
   const uint64_t target = enqueued_;
   while (completed_ < target) {
@@ -170,7 +172,7 @@ Kicker::~Kicker() = default;
 
 void Kicker::owe(Stream* s) {
   std::lock_guard<std::mutex> lock(mu_);
-  last_owed_ = std::chrono::steady_clock::now();
+  ++owes_;
   if (!s->listed_) {
     s->listed_ = true;
     owed_streams_.push_back(s);
@@ -207,10 +209,21 @@ void Kicker::pay_slow(const Stream* except) {
 
 void Kicker::tick_loop() {
   std::unique_lock<std::mutex> lock(mu_);
+  // The ticker parks after kTickerIdle without a new owed kick; owe() only counts (no clock read on
+  // the enqueue path), the ticker notes when the count last moved.
+  uint64_t seen = owes_;
+  auto moved = std::chrono::steady_clock::now();
   for (;;) {
-    if (owed_streams_.empty() && std::chrono::steady_clock::now() - last_owed_ > kTickerIdle) {
+    const auto now = std::chrono::steady_clock::now();
+    if (owes_ != seen) {
+      seen = owes_;
+      moved = now;
+    }
+    if (owed_streams_.empty() && now - moved > kTickerIdle) {
       ticker_parked_ = true;
       tick_cv_.wait(lock, [this] { return !ticker_parked_; });
+      seen = owes_;
+      moved = std::chrono::steady_clock::now();
       continue;
     }
     tick_cv_.wait_for(lock, kTick);

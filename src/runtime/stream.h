@@ -109,7 +109,7 @@ class Kicker {
   std::vector<Stream*> owed_streams_;
   std::atomic<int> owed_{0};
   bool ticker_parked_ = false;
-  std::chrono::steady_clock::time_point last_owed_{};
+  uint64_t owes_ = 0;  // kicks owed so far (under mu_); the ticker parks when it stops moving
   std::thread ticker_;
 };
 
