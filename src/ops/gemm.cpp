@@ -3,8 +3,11 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstring>
 #include <dnnl.hpp>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <numeric>
 
 #include "core/convert.h"
@@ -183,7 +186,7 @@ struct DnnlGemm {
 };
 
 // Creates the primitive(s) for w; throws dnnl::error when oneDNN has none.
-DnnlGemm make_dnnl(const Walk& w, bool reduce, float alpha, float beta, bool use_c0) {
+DnnlGemm build_dnnl(const Walk& w, bool reduce, float alpha, float beta, bool use_c0) {
   DnnlGemm g;
   const Dims none;
   const Dims& batch = reduce ? none : w.batch;
@@ -214,6 +217,46 @@ DnnlGemm make_dnnl(const Walk& w, bool reduce, float alpha, float beta, bool use
     g.scratch_bytes = std::max(g.scratch_bytes, pd2.scratchpad_desc().get_size());
     g.scratch_md = g.scratch_bytes == g.scratch_md.get_size() ? g.scratch_md : pd2.scratchpad_desc();
   }
+  return g;
+}
+
+// build_dnnl, memoized by everything it reads. Creating a oneDNN primitive descriptor (the
+// implementation dispatch) takes tens of microseconds, as long as a 256^3 GEMM itself, and phase 1
+// of the same GEMM repeats it on every call. Primitives are stateless with a user scratchpad, so one
+// plan serves any number of kernels and threads. A failure is not memoized (the caller falls back).
+// Bounded: the memo is emptied when it reaches kMaxPlans entries.
+DnnlGemm make_dnnl(const Walk& w, bool reduce, float alpha, float beta, bool use_c0) {
+  constexpr size_t kMaxPlans = 512;
+  std::vector<int64_t> key{w.m, w.n, w.k, reduce, use_c0};
+  uint32_t bits[2];
+  std::memcpy(&bits[0], &alpha, 4);
+  std::memcpy(&bits[1], &beta, 4);
+  key.push_back(bits[0]);
+  key.push_back(bits[1]);
+  auto put = [&key](const Dims& d) {
+    key.push_back(static_cast<int64_t>(d.size()));
+    key.insert(key.end(), d.begin(), d.end());
+  };
+  put(w.batch);
+  for (const Layout* l : {&w.a, &w.b, &w.c}) {
+    key.push_back(l->rs);
+    key.push_back(l->cs);
+    put(l->batch);
+  }
+  struct Memo {
+    std::mutex mu;
+    std::map<std::vector<int64_t>, DnnlGemm> plans;
+  };
+  static Memo* memo = new Memo;  // never destroyed: primitives must not outlive oneDNN at exit
+  {
+    std::lock_guard<std::mutex> lock(memo->mu);
+    const auto it = memo->plans.find(key);
+    if (it != memo->plans.end()) return it->second;
+  }
+  DnnlGemm g = build_dnnl(w, reduce, alpha, beta, use_c0);
+  std::lock_guard<std::mutex> lock(memo->mu);
+  if (memo->plans.size() >= kMaxPlans) memo->plans.clear();
+  memo->plans.emplace(std::move(key), g);
   return g;
 }
 
