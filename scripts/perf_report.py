@@ -93,7 +93,7 @@ def plot_dispatch(results, path):
     if peer:
         ax.axvline(peer[1], color="#c44e52", linestyle="--", label=f"{peer[0]} ({peer[1]:.2f} us)")
     ax.set_xlabel("microseconds per call")
-    ax.set_title("Dispatch latency of a tiny op (Add of 1 Ki float32), per path")
+    ax.set_title("Dispatch latency per path, Add of 1 Ki float32")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
