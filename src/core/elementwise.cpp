@@ -161,6 +161,11 @@ void ElementwiseDriver<N>::run_row(const std::array<char*, N + 1>& p, const std:
       }
     }
     char* dst = p[0] + c * stride[0] * static_cast<int64_t>(dtype_size(out_dtype_));
+    if (identity_ && out_buf && !in_buf[0]) {
+      // The operand is already in the compute dtype: convert it into the output directly.
+      convert_strided(out_dtype_, dst, stride[0], t_, in[0], stride[1], m);
+      continue;
+    }
     compute(out_buf ? out_buf : dst, in, zero_mask, m);
     if (out_buf) convert_strided(out_dtype_, dst, stride[0], r_, out_buf, 1, m);
   }

@@ -60,6 +60,13 @@ auto result_of_n(std::index_sequence<I...>) -> decltype(std::declval<const F&>()
 template <typename F, typename T, size_t N>
 using result_t = decltype(result_of_n<F, T>(std::make_index_sequence<N>{}));
 
+// A functor that declares `static constexpr bool kIdentity = true` returns its one argument
+// unchanged: the driver then converts the operand straight into the output (one pass).
+template <typename F, typename = void>
+struct is_identity : std::false_type {};
+template <typename F>
+struct is_identity<F, std::void_t<decltype(F::kIdentity)>> : std::bool_constant<F::kIdentity> {};
+
 template <typename T, typename R, typename F, size_t N, size_t... I>
 inline void apply_chunk(const F& f, R* __restrict out, const std::array<const T*, N>& in, unsigned zero_mask,
                         int64_t n, std::index_sequence<I...>) {
@@ -116,6 +123,8 @@ class ElementwiseDriver : public Kernel {
                     DType compute, DType result, const void* constants);
   // out[i] = f(in[0][i], ...) for i < n; input k is read at index 0 when bit k of zero_mask is set.
   virtual void compute(void* out, const std::array<const void*, N>& in, unsigned zero_mask, int64_t n) const = 0;
+  // Set by a kernel whose functor is the identity (detail::is_identity).
+  bool identity_ = false;
 
  private:
   static constexpr size_t kNone = ~size_t{0};
@@ -152,7 +161,9 @@ class ElementwiseKernel final : public ElementwiseDriver<N> {
                     std::array<OperandSource, N> in, const void* constants)
       : ElementwiseDriver<N>(std::move(name), std::move(g), out_slot, out_dtype, in, dtype_of<T>(), dtype_of<R>(),
                              constants),
-        f_(f) {}
+        f_(f) {
+    this->identity_ = N == 1 && detail::is_identity<F>::value;
+  }
 
  private:
   void compute(void* out, const std::array<const void*, N>& in, unsigned zero_mask, int64_t n) const override {

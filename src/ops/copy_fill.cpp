@@ -29,6 +29,7 @@ namespace {
 
 template <typename T>
 struct Identity {
+  static constexpr bool kIdentity = true;
   T operator()(T a) const { return a; }
 };
 // Floating -> integer conversion as CANN's Cast does it: NaN becomes 0 (the rest as PyTorch).
@@ -142,6 +143,12 @@ void plan_convert(OpBuilder& b, const aclTensor& src, const aclTensor& dst) {
     plan_elementwise<1, TypeSet::kFloating>(b, name, src.dtype, dst, in, [](auto tag) {
       return NanToZero<typename decltype(tag)::type>{};
     });
+  } else if (is_floating(src.dtype) && is_floating(dst.dtype)) {
+    // Between floating dtypes, computing in the source dtype and letting the output conversion round
+    // gives the same values as computing in the destination dtype (every intermediate is exact), with
+    // one rounding pass instead of two (Cast float32 -> float16 was three passes over each chunk).
+    plan_elementwise<1, TypeSet::kFloating>(b, name, src.dtype, dst, in,
+                                            [](auto tag) { return Identity<typename decltype(tag)::type>{}; });
   } else {
     plan_elementwise<1>(b, name, dst.dtype, dst, in, [](auto tag) { return Identity<typename decltype(tag)::type>{}; });
   }
