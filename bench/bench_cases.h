@@ -75,6 +75,22 @@ class DeviceTensor {
   aclTensor* tensor_ = nullptr;
 };
 
+// out = a + b (alpha 1) on float32[n], a and b uniform in [-2, 2]: the Add that the dispatch,
+// scaling and stream cases share.
+struct AddOperands {
+  explicit AddOperands(int64_t n);
+  ~AddOperands();
+  AddOperands(const AddOperands&) = delete;
+  AddOperands& operator=(const AddOperands&) = delete;
+  aclOpExecutor* plan() const;                // phase 1; aborts on failure (float32 Add books no workspace)
+  void enqueue(aclrtStream stream) const;     // phase 1 + phase 2, no synchronize
+  DeviceTensor a, b, out;
+  aclScalar* alpha = nullptr;
+};
+
+// "512", "64 Ki", "16 Mi": an element count as the case names print it.
+std::string size_name(int64_t n);
+
 using Phase1 = std::function<aclnnStatus(uint64_t*, aclOpExecutor**)>;
 using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
 

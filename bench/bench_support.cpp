@@ -7,6 +7,7 @@
 #include <cstring>
 #include <random>
 
+#include "aclnnop/aclnn_add.h"
 #include "bench_cases.h"
 
 #ifdef PACL_BENCH_TORCH
@@ -134,6 +135,32 @@ int64_t DeviceTensor::numel() const {
   return n;
 }
 size_t DeviceTensor::bytes() const { return static_cast<size_t>(numel()) * dtype_bytes(dtype_); }
+
+AddOperands::AddOperands(int64_t n) : a(ACL_FLOAT, {n}), b(ACL_FLOAT, {n}, -2, 2, 2), out(ACL_FLOAT, {n}) {
+  float one = 1.0f;
+  alpha = aclCreateScalar(&one, ACL_FLOAT);
+}
+
+AddOperands::~AddOperands() { aclDestroyScalar(alpha); }
+
+aclOpExecutor* AddOperands::plan() const {
+  uint64_t ws = 0;
+  aclOpExecutor* e = nullptr;
+  check(aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha, out.get(), &ws, &e), "aclnnAddGetWorkspaceSize");
+  if (ws != 0) {
+    std::fprintf(stderr, "aclnnAdd of float32 asked for %llu workspace bytes\n", static_cast<unsigned long long>(ws));
+    std::exit(1);
+  }
+  return e;
+}
+
+void AddOperands::enqueue(aclrtStream stream) const { check(aclnnAdd(nullptr, 0, plan(), stream), "aclnnAdd"); }
+
+std::string size_name(int64_t n) {
+  if (n >= (1 << 20) && n % (1 << 20) == 0) return std::to_string(n >> 20) + " Mi";
+  if (n >= (1 << 10) && n % (1 << 10) == 0) return std::to_string(n >> 10) + " Ki";
+  return std::to_string(n);
+}
 
 std::function<void()> op_call(Environment& env, std::string op, Phase1 p1, Phase2 p2) {
   struct Workspace {

@@ -1,7 +1,5 @@
 // Dispatch latency of a tiny op (Add of 1 Ki float32), stage by stage, next to PyTorch's
 // synchronous at::add_out on the same sizes.
-#include <cstdio>
-#include <cstdlib>
 
 #include "aclnnop/aclnn_add.h"
 #include "bench_cases.h"
@@ -13,33 +11,17 @@
 namespace pacl::bench {
 namespace {
 
-struct AddOperands {
-  AddOperands() : a(ACL_FLOAT, {1024}), b(ACL_FLOAT, {1024}), out(ACL_FLOAT, {1024}) {
-    float one = 1.0f;
-    alpha = aclCreateScalar(&one, ACL_FLOAT);
-  }
-  ~AddOperands() {
-    if (repeatable) aclDestroyAclOpExecutor(repeatable);
-    aclDestroyScalar(alpha);
-  }
-  aclOpExecutor* plan() {
-    uint64_t ws = 0;
-    aclOpExecutor* e = nullptr;
-    if (aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha, out.get(), &ws, &e) != ACL_SUCCESS || ws != 0) {
-      std::fprintf(stderr, "Add phase 1 failed: %s\n", aclGetRecentErrMsg());
-      std::exit(1);
-    }
-    return e;
-  }
-  DeviceTensor a, b, out;
-  aclScalar* alpha = nullptr;
-  aclOpExecutor* repeatable = nullptr;
+// The shared 1 Ki Add plus one repeatable executor of it.
+struct Operands {
+  Operands() : add(1024), repeatable(add.plan()) { aclSetAclOpExecutorRepeatable(repeatable); }
+  ~Operands() { aclDestroyAclOpExecutor(repeatable); }
+  aclOpExecutor* plan() const { return add.plan(); }
+  AddOperands add;
+  aclOpExecutor* repeatable;
 };
 
 std::vector<Case> dispatch_cases(Environment& env) {
-  auto o = std::make_shared<AddOperands>();
-  o->repeatable = o->plan();
-  aclSetAclOpExecutorRepeatable(o->repeatable);
+  auto o = std::make_shared<Operands>();
   aclrtStream s = env.stream;
   std::vector<Peer> torch;
 #ifdef PACL_BENCH_TORCH

@@ -37,12 +37,6 @@ struct TorchOperands {
 };
 #endif
 
-std::string size_name(int64_t n) {
-  if (n >= (1 << 20)) return std::to_string(n >> 20) + " Mi";
-  if (n >= (1 << 10)) return std::to_string(n >> 10) + " Ki";
-  return std::to_string(n);
-}
-
 std::vector<Case> elementwise_cases(Environment& env) {
   std::vector<Case> cases;
   for (int64_t n : {int64_t{1} << 10, int64_t{1} << 16, int64_t{1} << 20, int64_t{1} << 24}) {

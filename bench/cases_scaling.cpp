@@ -14,21 +14,6 @@ namespace {
 
 constexpr int64_t kRow = 1024;
 
-std::string size_name(int64_t n) {
-  if (n >= (1 << 20)) return std::to_string(n >> 20) + " Mi";
-  return std::to_string(n >> 10) + " Ki";
-}
-
-struct AddOperands {
-  explicit AddOperands(int64_t n) : a(ACL_FLOAT, {n}), b(ACL_FLOAT, {n}, -2, 2, 2), out(ACL_FLOAT, {n}) {
-    float one = 1.0f;
-    alpha = aclCreateScalar(&one, ACL_FLOAT);
-  }
-  ~AddOperands() { aclDestroyScalar(alpha); }
-  DeviceTensor a, b, out;
-  aclScalar* alpha = nullptr;
-};
-
 struct SoftmaxOperands {
   explicit SoftmaxOperands(int64_t n) : x(ACL_FLOAT, {n / kRow, kRow}, -4, 4), y(ACL_FLOAT, {n / kRow, kRow}) {}
   DeviceTensor x, y;

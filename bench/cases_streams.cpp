@@ -11,23 +11,6 @@
 namespace pacl::bench {
 namespace {
 
-struct AddOperands {
-  explicit AddOperands(int64_t n) : a(ACL_FLOAT, {n}), b(ACL_FLOAT, {n}, -2, 2, 2), out(ACL_FLOAT, {n}) {
-    float one = 1.0f;
-    alpha = aclCreateScalar(&one, ACL_FLOAT);
-  }
-  ~AddOperands() { aclDestroyScalar(alpha); }
-  // Phase 1 + phase 2 on `stream`, no synchronize (Add of float32 needs no workspace).
-  void enqueue(aclrtStream stream) const {
-    uint64_t ws = 0;
-    aclOpExecutor* e = nullptr;
-    check(aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha, out.get(), &ws, &e), "aclnnAddGetWorkspaceSize");
-    check(aclnnAdd(nullptr, 0, e, stream), "aclnnAdd");
-  }
-  DeviceTensor a, b, out;
-  aclScalar* alpha = nullptr;
-};
-
 struct Stream {
   Stream() { check(aclrtCreateStream(&s), "aclrtCreateStream"); }
   ~Stream() { aclrtDestroyStream(s); }
